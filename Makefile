@@ -1,0 +1,68 @@
+# Thin front for CMake. The README's two commands are `make demo` and `make test`; both install
+# what they need first (scripts/setup.sh) and build from scratch if necessary.
+JOBS ?= $(shell nproc)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+VENV := .venv
+export PATH := $(CURDIR)/$(BUILD):$(PATH)
+
+.PHONY: all setup build build-asan test test-c test-asan test-python demo bench fuzz format clean install
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+$(ASAN_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCPAIMON_SANITIZE=ON >/dev/null
+
+build: setup $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: setup $(ASAN_BUILD)/CMakeCache.txt
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+test-c: build
+	@echo "== C unit tests =="
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: build-asan
+	@echo "== C unit tests under ASan+UBSan =="
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS)
+
+test-python: build
+	@echo "== Python tests (pytest) =="
+	CPAIMON_BUILD=$(CURDIR)/$(BUILD) $(VENV)/bin/python -m pytest -q tests/python
+
+# All tests: C unit tests (plain and sanitized) and pytest. Each part runs even if an earlier one
+# failed, so the log shows every summary; the target fails if any part failed.
+test: build build-asan
+	@rc=0; \
+	$(MAKE) --no-print-directory test-c || rc=1; \
+	$(MAKE) --no-print-directory test-asan || rc=1; \
+	$(MAKE) --no-print-directory test-python || rc=1; \
+	if [ $$rc -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all passed"; fi; \
+	exit $$rc
+
+demo: build
+	@bash examples/demo.sh
+
+bench: build
+	$(VENV)/bin/python bench/run.py
+
+fuzz: setup
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCPAIMON_FUZZ=ON \
+	  -DCPAIMON_SANITIZE=ON >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+
+format:
+	clang-format -i $$(find src include tests python bench examples -name '*.[ch]' 2>/dev/null)
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

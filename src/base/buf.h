@@ -1,0 +1,81 @@
+/*
+ * Growable byte buffers and arenas: the two ways the library holds memory it builds up.
+ *
+ * cp_buf is a plain (data, len, cap) vector of bytes; it owns `data` (malloc'd) until
+ * cp_buf_free() or cp_buf_detach(). cp_arena hands out many small allocations that are all freed
+ * together by cp_arena_free(), for parsed metadata whose pieces share one lifetime.
+ */
+#ifndef CP_BASE_BUF_H
+#define CP_BASE_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cpaimon/error.h"
+
+typedef struct cp_buf {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+} cp_buf;
+
+#define CP_BUF_INIT                                                                                \
+  { NULL, 0, 0 }
+
+static inline void cp_buf_init(cp_buf *b) {
+  b->data = NULL;
+  b->len = 0;
+  b->cap = 0;
+}
+
+/* Makes room for `extra` more bytes after `len` (capacity grows geometrically). */
+int cp_buf_reserve(cp_buf *b, size_t extra, paimon_error *err);
+
+/* Appends `n` bytes. */
+int cp_buf_append(cp_buf *b, const void *src, size_t n, paimon_error *err);
+
+/* Appends `n` zero bytes. */
+int cp_buf_append_zeros(cp_buf *b, size_t n, paimon_error *err);
+
+/* Appends a printf-formatted string without its NUL terminator. */
+int cp_buf_appendf(cp_buf *b, paimon_error *err, const char *fmt, ...) PAIMON_PRINTF(3, 4);
+
+/* Appends one byte; the caller must have reserved room (hot-path helper). */
+static inline void cp_buf_push_unchecked(cp_buf *b, uint8_t v) { b->data[b->len++] = v; }
+
+/* Ensures data[len] == 0 (without counting it in len), so the contents can be used as a C string.
+ */
+int cp_buf_nul_terminate(cp_buf *b, paimon_error *err);
+
+/* Returns the storage to the caller (who must free() it) and leaves `b` empty. */
+uint8_t *cp_buf_detach(cp_buf *b);
+
+static inline void cp_buf_clear(cp_buf *b) { b->len = 0; }
+
+void cp_buf_free(cp_buf *b);
+
+/* An arena: bump allocation in chunks, everything freed at once. */
+typedef struct cp_arena_chunk cp_arena_chunk;
+typedef struct cp_arena {
+  cp_arena_chunk *head;
+  size_t used;  /* bytes used in head */
+  size_t total; /* bytes handed out over the arena's life (for accounting) */
+} cp_arena;
+
+#define CP_ARENA_INIT                                                                              \
+  { NULL, 0, 0 }
+
+/* Returns `n` bytes aligned to 16, or NULL when out of memory. The memory is not zeroed. */
+void *cp_arena_alloc(cp_arena *a, size_t n);
+
+/* Like cp_arena_alloc, zero-filled. */
+void *cp_arena_calloc(cp_arena *a, size_t n);
+
+/* Copies `n` bytes of `s` into the arena with a NUL after them; NULL when out of memory. */
+char *cp_arena_strndup(cp_arena *a, const char *s, size_t n);
+char *cp_arena_strdup(cp_arena *a, const char *s);
+
+void cp_arena_free(cp_arena *a);
+
+#endif
