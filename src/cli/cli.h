@@ -9,5 +9,7 @@ struct cli_command {
 };
 
 int cli_version(int argc, char **argv);
+int cli_parquet(int argc, char **argv); /* cli/parquet.c */
+int cli_avro(int argc, char **argv);    /* cli/avro.c */
 
 #endif
