@@ -3,19 +3,27 @@
  * container blocks (spec/format.md §4.7).
  *
  * Framing differs per user, so each framing is its own codec id:
- *   CP_CODEC_GZIP        gzip member(s) (RFC 1952) — Parquet GZIP.
+ *   CP_CODEC_GZIP        gzip member(s) (RFC 1952) — Parquet GZIP. Concatenated members are read
+ *                        as one stream.
  *   CP_CODEC_DEFLATE     raw deflate (RFC 1951, no header) — Avro "deflate".
- *   CP_CODEC_SNAPPY      raw snappy block — Parquet SNAPPY. (Avro "snappy" adds a 4-byte big-endian
- *                        CRC32 of the uncompressed data after the block; that is the Avro layer's
- * job.) CP_CODEC_ZSTD        one or more zstd frames — Parquet ZSTD and Avro "zstandard".
+ *   CP_CODEC_SNAPPY      raw snappy block — Parquet SNAPPY. (Avro "snappy" adds a 4-byte
+ *                        big-endian CRC32 of the uncompressed data after the block; that is the
+ *                        Avro layer's job.)
+ *   CP_CODEC_ZSTD        one or more zstd frames, with or without a content size — Parquet ZSTD
+ *                        and Avro "zstandard".
  *   CP_CODEC_LZ4_RAW     one LZ4 block, no framing — Parquet LZ4_RAW.
- *   CP_CODEC_LZ4_HADOOP  Hadoop's framing: repeated [4-byte BE uncompressed len][4-byte BE
- *                        compressed len][LZ4 block] — what Parquet's deprecated LZ4 means in files
- *                        written by parquet-java; read-only.
+ *   CP_CODEC_LZ4_HADOOP  Hadoop's framing: blocks of [4-byte BE uncompressed size of the block]
+ *                        followed by one or more [4-byte BE compressed len][LZ4 block] chunks
+ *                        that add up to that size — what Parquet's deprecated LZ4 means in files
+ *                        written by parquet-java. Input that is not Hadoop-framed is retried as one
+ *                        bare LZ4 block (some old writers). Read-only.
  *   CP_CODEC_NONE        identity.
  *
  * Decompression never writes past the caller's stated bound: a stream claiming more output is
- * corrupt (PAIMON_ECORRUPT), which is how decompression bombs are refused.
+ * corrupt (PAIMON_ECORRUPT), which is how decompression bombs are refused. Empty input (n == 0)
+ * decompresses to nothing for every codec (Parquet v2 pages can have empty compressed sections,
+ * which e.g. snappy would reject). Malformed input is ECORRUPT with a message naming the codec.
+ * All functions are thread-safe (no shared state).
  */
 #ifndef CP_BASE_CODEC_H
 #define CP_BASE_CODEC_H
@@ -35,15 +43,16 @@ typedef enum cp_codec {
   CP_CODEC_LZ4_HADOOP,
 } cp_codec;
 
-/* Lower-case name ("zstd", "lz4_raw", ...). */
+/* Lower-case name ("zstd", "lz4_raw", "lz4_hadoop", ...; "unknown" for an invalid id); static. */
 const char *cp_codec_name(cp_codec codec);
 
-/* Parses a name case-insensitively: none/uncompressed, snappy, gzip, deflate, zstd/zstandard,
- * lz4_raw, lz4 (= LZ4_HADOOP). PAIMON_EINVAL naming the input when unknown. */
+/* Parses a name case-insensitively: none/uncompressed/null, snappy, gzip, deflate, zstd/zstandard,
+ * lz4_raw, lz4 or lz4_hadoop (= LZ4_HADOOP). PAIMON_EINVAL naming the input when unknown. */
 int cp_codec_from_name(const char *name, cp_codec *out, paimon_error *err);
 
 /* Appends the compressed form of src[0..n) to `out`. `level` is codec-specific (zstd 1..22, gzip
- * and deflate 1..9); 0 means the codec's default. LZ4_HADOOP is not writable (EUNSUPPORTED). */
+ * and deflate 1..9); 0 means the codec's default; snappy and lz4_raw ignore it. A level out of
+ * range is EINVAL. LZ4_HADOOP is not writable (EUNSUPPORTED). */
 int cp_compress(cp_codec codec, int level, const void *src, size_t n, cp_buf *out,
                 paimon_error *err);
 
@@ -53,7 +62,8 @@ int cp_decompress_exact(cp_codec codec, const void *src, size_t n, void *dst, si
                         paimon_error *err);
 
 /* Decompresses src[0..n) appending to `out` when the size is not known in advance (Avro blocks);
- * fails with ECORRUPT if the output would exceed `max_len` bytes. */
+ * fails with ECORRUPT if the output would exceed `max_len` bytes. On failure `out` keeps its
+ * previous length. */
 int cp_decompress_append(cp_codec codec, const void *src, size_t n, cp_buf *out, size_t max_len,
                          paimon_error *err);
 

@@ -54,8 +54,13 @@ void cp_fs_free(cp_fs *fs);
  * saying it was injected; later calls succeed again. nth = 0 disarms. One fault per kind. */
 void cp_fs_inject_fault(cp_fs *fs, cp_fs_op op, int nth, int code);
 
-/* Number of calls of kind `op` made through this fs since it was created (I/O accounting). */
+/* Number of calls of kind `op` made through this fs since it was created (I/O accounting). Calls
+ * that fail, including injected failures, count too. */
 uint64_t cp_fs_op_count(const cp_fs *fs, cp_fs_op op);
+
+/* Makes cp_fs_rename_noreplace use link()+unlink() instead of renameat2(RENAME_NOREPLACE), as it
+ * does by itself on file systems that reject the flag; lets tests exercise that path. */
+void cp_fs_local_disable_renameat2(cp_fs *fs);
 
 /* ---- reading ---- */
 int cp_fs_open_read(cp_fs *fs, const char *path, cp_rfile **out, paimon_error *err);
@@ -75,6 +80,8 @@ typedef enum cp_create_mode {
   CP_CREATE_EXCLUSIVE = 1  /* fail with EEXIST if the path exists (O_EXCL) */
 } cp_create_mode;
 
+/* Creates (or truncates) a file for writing. Missing parent directories are created, as Java
+ * Paimon's LocalFileIO does (object stores have no directories, so callers need not make them). */
 int cp_fs_create(cp_fs *fs, const char *path, cp_create_mode mode, cp_wfile **out,
                  paimon_error *err);
 int cp_wfile_write(cp_wfile *f, const void *src, size_t n, paimon_error *err);
@@ -97,11 +104,14 @@ int cp_fs_write_file(cp_fs *fs, const char *path, const void *data, size_t n, cp
 int cp_fs_rename_noreplace(cp_fs *fs, const char *from, const char *to, paimon_error *err);
 /* Hard-links `to` to `from`; EEXIST if `to` exists. */
 int cp_fs_link(cp_fs *fs, const char *from, const char *to, paimon_error *err);
-/* Deletes a file; deleting a missing file is ENOTFOUND. */
+/* Deletes a file (or an empty directory); deleting a missing file is ENOTFOUND. */
 int cp_fs_delete(cp_fs *fs, const char *path, paimon_error *err);
-/* Deletes a directory tree (for DROP TABLE/DATABASE). */
+/* Deletes a directory tree (for DROP TABLE/DATABASE); symbolic links inside are removed, not
+ * followed. A missing directory is ENOTFOUND. */
 int cp_fs_delete_dir(cp_fs *fs, const char *path, paimon_error *err);
+/* *out = whether `path` exists (file or directory); only real I/O errors fail. */
 int cp_fs_exists(cp_fs *fs, const char *path, bool *out, paimon_error *err);
+/* Size of a file in bytes (0 for a directory); ENOTFOUND if missing. */
 int cp_fs_size(cp_fs *fs, const char *path, uint64_t *out, paimon_error *err);
 /* Creates a directory and its missing parents; existing directories are fine. */
 int cp_fs_mkdirs(cp_fs *fs, const char *path, paimon_error *err);
