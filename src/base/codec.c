@@ -135,9 +135,12 @@ static int cp_corrupt(cp_codec codec, paimon_error *err, const char *what) {
 /* ---- zlib: gzip and raw deflate ---- */
 
 /* What follows a finished deflate stream: for gzip another member may follow (RFC 1952 §2.2;
- * parquet-testing's concatenated_gzip_members.parquet); anything else is garbage. */
+ * parquet-testing's concatenated_gzip_members.parquet); anything else after gzip is garbage.
+ * Raw deflate ignores what follows the final block, as Java's Inflater and Python's zlib do:
+ * fastavro writes Avro deflate blocks as zlib.compress(data)[2:-1], which leaves three bytes of
+ * the Adler-32 checksum after the stream. */
 static int cp_inflate_after_end(cp_sink *s, z_stream *z, paimon_error *err) {
-  if (z->avail_in == 0) return 1;
+  if (z->avail_in == 0 || s->codec == CP_CODEC_DEFLATE) return 1;
   if (s->codec == CP_CODEC_GZIP && z->avail_in >= 2 && z->next_in[0] == 0x1f &&
       z->next_in[1] == 0x8b) {
     if (inflateReset(z) != Z_OK) return cp_corrupt(s->codec, err, "cannot reset inflater");

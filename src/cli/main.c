@@ -12,7 +12,7 @@
 static const struct cli_command commands[] = {
     {"version", "print the cpaimon version", cli_version},
     {"parquet", "inspect Parquet files: schema, meta, cat", cli_parquet},
-    {"avro", "inspect Avro container files (manifests): schema, cat", cli_avro},
+    {"avro", "inspect Avro container files (manifests): schema, cat, rewrite", cli_avro},
 };
 
 static void usage(FILE *out) {
