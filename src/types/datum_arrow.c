@@ -37,7 +37,8 @@ int cp_timestamp_join(int64_t millis, int32_t nanos, cp_time_unit unit, int64_t 
   case CP_UNIT_SECOND: r = floor_div(millis, 1000); break;
   case CP_UNIT_MILLI: r = millis; break;
   case CP_UNIT_MICRO:
-    overflow = __builtin_mul_overflow(millis, 1000, &r) || __builtin_add_overflow(r, nanos / 1000, &r);
+    overflow =
+        __builtin_mul_overflow(millis, 1000, &r) || __builtin_add_overflow(r, nanos / 1000, &r);
     break;
   default:
     overflow = __builtin_mul_overflow(millis, 1000000, &r) || __builtin_add_overflow(r, nanos, &r);
@@ -83,8 +84,10 @@ int cp_datum_from_view(const cp_type *t, const cp_array_view *v, int64_t i, cp_d
       out->v.i64 *= 1000;
     return PAIMON_OK;
   case CP_TYPE_FLOAT:
-    if (id == CP_ARROW_FLOAT) out->v.f32 = v->values.f32[v->offset + i];
-    else return mismatch(t, v, err);
+    if (id == CP_ARROW_FLOAT)
+      out->v.f32 = v->values.f32[v->offset + i];
+    else
+      return mismatch(t, v, err);
     return PAIMON_OK;
   case CP_TYPE_DOUBLE:
     if (!cp_arrow_type_is_floating(id)) return mismatch(t, v, err);
@@ -141,15 +144,16 @@ int cp_datum_append(const cp_type *t, const cp_datum *d, cp_builder *b, paimon_e
   case CP_TYPE_TIMESTAMP:
   case CP_TYPE_TIMESTAMP_LTZ: {
     int64_t raw;
-    CP_RETURN_IF_ERROR(
-        cp_timestamp_join(d->v.ts.millis, d->v.ts.nanos_of_milli, cp_builder_type(b)->unit, &raw, err));
+    CP_RETURN_IF_ERROR(cp_timestamp_join(d->v.ts.millis, d->v.ts.nanos_of_milli,
+                                         cp_builder_type(b)->unit, &raw, err));
     return cp_builder_append_int64(b, raw, err);
   }
   case CP_TYPE_CHAR:
   case CP_TYPE_VARCHAR:
   case CP_TYPE_BINARY:
   case CP_TYPE_VARBINARY:
-  case CP_TYPE_BLOB: return cp_builder_append_bytes(b, d->v.bytes.data, (int64_t)d->v.bytes.len, err);
+  case CP_TYPE_BLOB:
+    return cp_builder_append_bytes(b, d->v.bytes.data, (int64_t)d->v.bytes.len, err);
   default:
     return paimon_error_set(err, PAIMON_EUNSUPPORTED, "cannot append a %s datum",
                             cp_type_kind_name(t->kind));
