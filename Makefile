@@ -14,13 +14,17 @@ setup:
 	@bash scripts/setup.sh
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DPython3_EXECUTABLE=$(CURDIR)/$(VENV)/bin/python >/dev/null
 
 $(ASAN_BUILD)/CMakeCache.txt:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCPAIMON_SANITIZE=ON >/dev/null
 
+# Building also installs the Python package into .venv (a .pth entry pointing at python/).
+
 build: setup $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
+	@$(VENV)/bin/python -c "import site,sys; open(site.getsitepackages()[0]+'/cpaimon-dev.pth','w').write(sys.argv[1]+'\\n')" $(CURDIR)/python
 
 build-asan: setup $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The README's main job. It grows with the project: today it shows what exists end to end; its
-# goal is the seeds' walkthrough (shared/seeds) on a fresh local warehouse.
+# The README's main job (`make demo`): the seeds' walkthrough on a fresh local warehouse, as far as
+# cpaimon implements it today (see examples/demo.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=build/cpaimon
-echo "== $($bin --version) =="
-$bin --help
+echo "== $(build/cpaimon --version) =="
+CPAIMON_BUILD="$PWD/build" .venv/bin/python examples/demo.py

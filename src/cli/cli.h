@@ -11,5 +11,7 @@ struct cli_command {
 int cli_version(int argc, char **argv);
 int cli_parquet(int argc, char **argv); /* cli/parquet.c */
 int cli_avro(int argc, char **argv);    /* cli/avro.c */
+int cli_table(int argc, char **argv);   /* cli/table.c */
+int cli_cat(int argc, char **argv);     /* cli/table.c */
 
 #endif

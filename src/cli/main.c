@@ -13,6 +13,8 @@ static const struct cli_command commands[] = {
     {"version", "print the cpaimon version", cli_version},
     {"parquet", "inspect Parquet files: schema, meta, cat", cli_parquet},
     {"avro", "inspect Avro container files (manifests): schema, cat, rewrite", cli_avro},
+    {"table", "tables in a warehouse: create, info, schema, snapshots, files", cli_table},
+    {"cat", "print a table's rows (optionally with _ROW_ID, _SEQUENCE_NUMBER)", cli_cat},
 };
 
 static void usage(FILE *out) {

@@ -40,11 +40,14 @@ bool cp_data_file_is_vector_store(const cp_data_file_meta *f) {
   return strstr(f->file_name, ".vector.") != NULL;
 }
 
-bool cp_data_file_writes_col(const cp_data_file_meta *f, const char *col) {
-  if (!f->has_write_cols) return false;
-  for (size_t i = 0; i < f->write_cols.n; i++)
-    if (strcmp(f->write_cols.items[i], col) == 0) return true;
+bool cp_strings_contains(cp_strings list, const char *s) {
+  for (size_t i = 0; i < list.n; i++)
+    if (strcmp(list.items[i], s) == 0) return true;
   return false;
+}
+
+bool cp_data_file_writes_col(const cp_data_file_meta *f, const char *col) {
+  return f->has_write_cols && cp_strings_contains(f->write_cols, col);
 }
 
 cp_simple_stats cp_simple_stats_empty(void) {

@@ -84,6 +84,9 @@ static inline int64_t cp_data_file_last_row_id(const cp_data_file_meta *f) {
  * (data-evolution.md, notation). */
 bool cp_data_file_is_blob(const cp_data_file_meta *f);
 bool cp_data_file_is_vector_store(const cp_data_file_meta *f);
+/* Whether the list holds `s`. */
+bool cp_strings_contains(cp_strings list, const char *s);
+
 /* Whether write_cols (when present) names `col`. */
 bool cp_data_file_writes_col(const cp_data_file_meta *f, const char *col);
 

@@ -1,0 +1,151 @@
+/*
+ * Catalogs, schemas and tables.
+ *
+ * A catalog is a warehouse directory on the local file system (the filesystem catalog of Apache
+ * Paimon): databases are `<warehouse>/<db>.db/`, tables `<warehouse>/<db>.db/<table>/` with their
+ * schema/, snapshot/, manifest/ and data directories. Tables are identified as "db.table".
+ *
+ * Ownership: every `paimon_*` handle returned through an out-parameter belongs to the caller and is
+ * released with its `_free` function. A paimon_table borrows its catalog, which must outlive it.
+ * Handles are not thread-safe; use one per thread (they are cheap).
+ *
+ * Errors: 0 or a negative PAIMON_E* code; the message names the database, table or column, and
+ * uses Apache Paimon's wording where Paimon has one ("Table db.t already exists.").
+ */
+#ifndef CPAIMON_CATALOG_H
+#define CPAIMON_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpaimon/arrow_abi.h"
+#include "cpaimon/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct paimon_catalog paimon_catalog;
+typedef struct paimon_schema paimon_schema;
+typedef struct paimon_table paimon_table;
+
+/* A list of strings returned by the library; free with paimon_string_list_free. */
+typedef struct paimon_string_list {
+  char **items;
+  size_t count;
+} paimon_string_list;
+
+void paimon_string_list_free(paimon_string_list *list);
+
+/* ---- catalog ---- */
+
+/* Opens (and creates if missing) the warehouse directory `warehouse`. */
+int paimon_catalog_open(paimon_catalog **out, const char *warehouse, paimon_error *err);
+void paimon_catalog_free(paimon_catalog *catalog);
+
+const char *paimon_catalog_warehouse(const paimon_catalog *catalog);
+
+int paimon_catalog_create_database(paimon_catalog *catalog, const char *name, bool ignore_if_exists,
+                                   paimon_error *err);
+/* Drops a database; a non-empty one only with `cascade` (then its tables go too). */
+int paimon_catalog_drop_database(paimon_catalog *catalog, const char *name,
+                                 bool ignore_if_not_exists, bool cascade, paimon_error *err);
+int paimon_catalog_list_databases(paimon_catalog *catalog, paimon_string_list *out,
+                                  paimon_error *err);
+int paimon_catalog_database_exists(paimon_catalog *catalog, const char *name, bool *out,
+                                   paimon_error *err);
+
+/* Creates table `identifier` ("db.table") from `schema` (not consumed). Validates Paimon's rules
+ * (partition and primary keys exist, unique field ids; row tracking: no primary key, bucket -1,
+ * data evolution requires row tracking, no user column named _ROW_ID/_SEQUENCE_NUMBER). */
+int paimon_catalog_create_table(paimon_catalog *catalog, const char *identifier,
+                                const paimon_schema *schema, bool ignore_if_exists,
+                                paimon_error *err);
+/* Loads a table with its latest schema. ENOTFOUND "Table db.t does not exist." */
+int paimon_catalog_get_table(paimon_catalog *catalog, const char *identifier, paimon_table **out,
+                             paimon_error *err);
+int paimon_catalog_drop_table(paimon_catalog *catalog, const char *identifier,
+                              bool ignore_if_not_exists, paimon_error *err);
+int paimon_catalog_list_tables(paimon_catalog *catalog, const char *database,
+                               paimon_string_list *out, paimon_error *err);
+
+/* ---- schema changes (ALTER TABLE) ---- */
+
+typedef enum paimon_schema_change_kind {
+  PAIMON_SET_OPTION,     /* key = value */
+  PAIMON_REMOVE_OPTION,  /* key */
+  PAIMON_ADD_COLUMN,     /* name, type (SQL type string, must be nullable), comment (may be NULL) */
+  PAIMON_RENAME_COLUMN,  /* name -> new_name */
+  PAIMON_DROP_COLUMN,    /* name */
+  PAIMON_UPDATE_COMMENT, /* the table comment (value; NULL removes it) */
+  PAIMON_UPDATE_COLUMN_COMMENT /* name, comment */
+} paimon_schema_change_kind;
+
+typedef struct paimon_schema_change {
+  paimon_schema_change_kind kind;
+  const char *name;    /* column name, or option key */
+  const char *value;   /* option value, new column name, or table comment */
+  const char *type;    /* ADD_COLUMN: SQL type text such as "ARRAY<FLOAT>" */
+  const char *comment; /* column comment */
+} paimon_schema_change;
+
+/* Applies all changes atomically as schema N+1 (Java SchemaManager semantics and messages). */
+int paimon_catalog_alter_table(paimon_catalog *catalog, const char *identifier,
+                               const paimon_schema_change *changes, size_t n_changes,
+                               bool ignore_if_not_exists, paimon_error *err);
+
+/* ---- schema builder ---- */
+
+int paimon_schema_new(paimon_schema **out, paimon_error *err);
+void paimon_schema_free(paimon_schema *schema);
+/* Adds a column; nested ROW fields in `type_sql` get ids after it (Java's order). */
+int paimon_schema_add_column(paimon_schema *schema, const char *name, const char *type_sql,
+                             const char *comment, paimon_error *err);
+/* Adds a column with an explicit field id (pypaimon's DataField). */
+int paimon_schema_add_field(paimon_schema *schema, int32_t id, const char *name,
+                            const char *type_sql, const char *comment, paimon_error *err);
+/* Adds the columns of an Arrow struct schema (types mapped as pypaimon's
+ * Schema.from_pyarrow_schema; ids assigned in order). */
+int paimon_schema_add_arrow_fields(paimon_schema *schema, const struct ArrowSchema *arrow,
+                                   paimon_error *err);
+int paimon_schema_set_partition_keys(paimon_schema *schema, const char *const *keys, size_t n,
+                                     paimon_error *err);
+int paimon_schema_set_primary_keys(paimon_schema *schema, const char *const *keys, size_t n,
+                                   paimon_error *err);
+int paimon_schema_set_option(paimon_schema *schema, const char *key, const char *value,
+                             paimon_error *err);
+int paimon_schema_set_comment(paimon_schema *schema, const char *comment, paimon_error *err);
+/* The columns added so far: count, and column i's id, name (borrowed), SQL type text (*type is
+ * malloc'd; free() it) and description (borrowed, may be NULL). */
+size_t paimon_schema_field_count(const paimon_schema *schema);
+int paimon_schema_field(const paimon_schema *schema, size_t i, int32_t *id, const char **name,
+                        char **type, const char **description, paimon_error *err);
+
+/* ---- table ---- */
+
+void paimon_table_free(paimon_table *table);
+/* "db.table" (borrowed). */
+const char *paimon_table_name(const paimon_table *table);
+/* The table directory (borrowed). */
+const char *paimon_table_path(const paimon_table *table);
+/* The id of the schema the handle was loaded with. */
+int64_t paimon_table_schema_id(const paimon_table *table);
+/* The table's columns as an Arrow struct schema (field ids in "PARQUET:field_id" metadata). The
+ * caller owns *out and must release it. */
+int paimon_table_arrow_schema(const paimon_table *table, struct ArrowSchema *out,
+                              paimon_error *err);
+/* The schema file's JSON (Java's form); caller frees *out with free(). */
+int paimon_table_schema_json(const paimon_table *table, char **out, paimon_error *err);
+/* A table option's value (borrowed), or NULL. */
+const char *paimon_table_option(const paimon_table *table, const char *key);
+/* Partition key names (borrowed). */
+size_t paimon_table_partition_key_count(const paimon_table *table);
+const char *paimon_table_partition_key(const paimon_table *table, size_t i);
+/* The latest snapshot id, or 0 when the table has no snapshot. */
+int paimon_table_latest_snapshot_id(paimon_table *table, int64_t *out, paimon_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,68 @@
+/*
+ * Commit messages and committing.
+ *
+ * Writers and updaters produce *commit messages*: plain data describing the files they added or
+ * replaced in one partition. Messages have a stable byte serialization, so they can be produced in
+ * other processes or on other machines and handed to one committer (DESIGN.md). A commit turns a
+ * list of messages into one new snapshot, atomically: assigning sequence numbers and row ids
+ * (row-tracking tables), checking for conflicts with concurrent commits, and publishing the
+ * snapshot with a no-replace rename; a lost race is retried from the new latest snapshot.
+ *
+ * Ownership: handles from `_new` / `_deserialize` belong to the caller (`_free`). Serialized
+ * bytes are malloc'd and freed with free().
+ */
+#ifndef CPAIMON_COMMIT_H
+#define CPAIMON_COMMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpaimon/catalog.h"
+#include "cpaimon/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct paimon_commit_messages paimon_commit_messages;
+
+int paimon_commit_messages_new(paimon_commit_messages **out, paimon_error *err);
+void paimon_commit_messages_free(paimon_commit_messages *msgs);
+/* Number of messages. */
+size_t paimon_commit_messages_count(const paimon_commit_messages *msgs);
+/* Number of files the messages add (new data files). */
+size_t paimon_commit_messages_new_file_count(const paimon_commit_messages *msgs);
+/* Appends copies of all of `src`'s messages to `dst` (to commit the work of several writers
+ * together). */
+int paimon_commit_messages_append(paimon_commit_messages *dst, const paimon_commit_messages *src,
+                                  paimon_error *err);
+/* A stable, self-describing byte form (the file metadata is encoded as Paimon manifest entries). */
+int paimon_commit_messages_serialize(const paimon_commit_messages *msgs, uint8_t **out, size_t *len,
+                                     paimon_error *err);
+int paimon_commit_messages_deserialize(paimon_commit_messages **out, const void *data, size_t len,
+                                       paimon_error *err);
+
+typedef struct paimon_commit paimon_commit;
+
+/* A committer for `table` (borrowed; must outlive the committer). Each committer has its own
+ * commit user (a UUID), which identifies its snapshots. */
+int paimon_commit_new(paimon_commit **out, paimon_table *table, paimon_error *err);
+void paimon_commit_free(paimon_commit *commit);
+
+/* Commits the messages as one snapshot. No messages, or messages without changes, create no
+ * snapshot. On a conflict that retrying cannot resolve, PAIMON_ECONFLICT with Paimon's message;
+ * the table is unchanged and the messages' files stay (call paimon_commit_abort to delete them). */
+int paimon_commit_commit(paimon_commit *commit, const paimon_commit_messages *msgs,
+                         paimon_error *err);
+
+/* Deletes the new data files the messages reference (for a write that will not be committed). */
+int paimon_commit_abort(paimon_commit *commit, const paimon_commit_messages *msgs,
+                        paimon_error *err);
+
+/* The id of the snapshot the last successful paimon_commit_commit created (0 if none). */
+int64_t paimon_commit_last_snapshot_id(const paimon_commit *commit);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,72 @@
+/*
+ * Reading a table: a read builder collects the projection, filter and snapshot; planning turns the
+ * snapshot's live files into splits; reading streams Arrow record batches.
+ *
+ * Hidden columns: the projection may name `_ROW_ID` and `_SEQUENCE_NUMBER` on row-tracking tables
+ * (BIGINT NOT NULL). A row's _ROW_ID is its file's first row id + its position (or the value
+ * stored in the file by a copy-on-write rewrite), its _SEQUENCE_NUMBER the snapshot that last
+ * changed it (spec/data-evolution.md §1.4, §2.5).
+ *
+ * Data-evolution tables are read merged: files covering the same row-id range are aligned by
+ * position and each column comes from the newest file that wrote it (§2.4).
+ *
+ * Ownership: handles are the caller's (`_free`); a builder and its plans borrow the table. Streams
+ * returned through `struct ArrowArrayStream *out` are owned by the caller and keep what they need
+ * alive (the table must still outlive them).
+ */
+#ifndef CPAIMON_READ_H
+#define CPAIMON_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpaimon/arrow_abi.h"
+#include "cpaimon/catalog.h"
+#include "cpaimon/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct paimon_predicate paimon_predicate;
+typedef struct paimon_read_builder paimon_read_builder;
+typedef struct paimon_plan paimon_plan;
+
+int paimon_read_builder_new(paimon_read_builder **out, paimon_table *table, paimon_error *err);
+void paimon_read_builder_free(paimon_read_builder *rb);
+
+/* Columns to read, in order (names; `_ROW_ID` / `_SEQUENCE_NUMBER` allowed on row-tracking
+ * tables). Default: every column. Unknown names are EINVAL naming the column. */
+int paimon_read_builder_set_projection(paimon_read_builder *rb, const char *const *columns,
+                                       size_t n, paimon_error *err);
+/* Adds both hidden row-tracking columns after the projected ones. */
+int paimon_read_builder_with_row_tracking(paimon_read_builder *rb, paimon_error *err);
+/* Rows must satisfy `predicate` (copied; the caller keeps ownership of its argument). It is also
+ * used to skip partitions and files by their statistics. */
+int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predicate *predicate,
+                                   paimon_error *err);
+/* Reads the table as of snapshot `id` (time travel) instead of the latest. */
+int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err);
+/* Rows per output batch (default 65536). */
+void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows);
+
+/* Plans the splits to read. */
+int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_error *err);
+void paimon_plan_free(paimon_plan *plan);
+/* The snapshot the plan reads (0 for a table without snapshots). */
+int64_t paimon_plan_snapshot_id(const paimon_plan *plan);
+size_t paimon_plan_split_count(const paimon_plan *plan);
+/* Rows in split i (files' row counts, before filters and deletion vectors). */
+int64_t paimon_plan_split_row_count(const paimon_plan *plan, size_t i);
+
+/* Streams the rows of splits `indices[0..n)` of `plan` (all splits when indices is NULL). */
+int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
+                     size_t n, struct ArrowArrayStream *out, paimon_error *err);
+
+/* The Arrow schema of what reads produce (projection applied). Caller releases *out. */
+int paimon_read_builder_schema(paimon_read_builder *rb, struct ArrowSchema *out, paimon_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+"""Catalogs, as in pypaimon: ``CatalogFactory.create({'warehouse': path})``.
+
+Only the filesystem catalog exists so far (a warehouse directory on local disk). Everything is
+done by the C library; this module converts arguments and wraps handles.
+"""
+from typing import Dict, List, Optional, Union
+
+from cpaimon import _cpaimon
+from cpaimon.schema.schema import Schema
+from cpaimon.schema.schema_change import SchemaChange
+
+
+def _identifier(identifier) -> str:
+    if isinstance(identifier, str):
+        return identifier
+    # pypaimon's Identifier objects expose get_full_name()
+    return identifier.get_full_name()
+
+
+class CatalogFactory:
+    @staticmethod
+    def create(options: Dict[str, str]) -> "FileSystemCatalog":
+        options = dict(options or {})
+        metastore = options.get("metastore", "filesystem")
+        if metastore != "filesystem":
+            raise NotImplementedError(f"metastore '{metastore}' is not supported yet "
+                                      "(cpaimon has the filesystem catalog)")
+        warehouse = options.get("warehouse")
+        if not warehouse:
+            raise ValueError("catalog option 'warehouse' is required")
+        if warehouse.startswith("file://"):
+            warehouse = warehouse[len("file://"):]
+        return FileSystemCatalog(warehouse, options)
+
+
+class FileSystemCatalog:
+    def __init__(self, warehouse: str, options: Optional[Dict[str, str]] = None):
+        self.warehouse = warehouse
+        self.options = options or {}
+        self._handle = _cpaimon.catalog_open(warehouse)
+
+    def create_database(self, name: str, ignore_if_exists: bool = False,
+                        properties: Optional[Dict[str, str]] = None):
+        _cpaimon.catalog_create_database(self._handle, name, ignore_if_exists)
+
+    def drop_database(self, name: str, ignore_if_not_exists: bool = False,
+                      cascade: bool = False):
+        _cpaimon.catalog_drop_database(self._handle, name, ignore_if_not_exists, cascade)
+
+    def list_databases(self) -> List[str]:
+        return _cpaimon.catalog_list_databases(self._handle)
+
+    def list_tables(self, database_name: str) -> List[str]:
+        return _cpaimon.catalog_list_tables(self._handle, database_name)
+
+    def create_table(self, identifier, schema: Schema, ignore_if_exists: bool = False):
+        _cpaimon.catalog_create_table(self._handle, _identifier(identifier),
+                                      schema._native_fields(), schema.partition_keys,
+                                      schema.primary_keys,
+                                      {str(k): str(v) for k, v in schema.options.items()},
+                                      schema.comment, ignore_if_exists)
+
+    def get_table(self, identifier):
+        from cpaimon.table import FileStoreTable
+        return FileStoreTable(self, _cpaimon.catalog_get_table(self._handle,
+                                                               _identifier(identifier)))
+
+    def drop_table(self, identifier, ignore_if_not_exists: bool = False):
+        _cpaimon.catalog_drop_table(self._handle, _identifier(identifier), ignore_if_not_exists)
+
+    def alter_table(self, identifier, changes: Union[SchemaChange, List[SchemaChange]],
+                    ignore_if_not_exists: bool = False):
+        if isinstance(changes, SchemaChange):
+            changes = [changes]
+        _cpaimon.catalog_alter_table(self._handle, _identifier(identifier),
+                                     [c._native() for c in changes], ignore_if_not_exists)

@@ -1,0 +1,93 @@
+"""Predicates, as pypaimon's ``PredicateBuilder`` (``read_builder.new_predicate_builder()``).
+
+A predicate is a C object (include/cpaimon/predicate.h); literals are passed as Arrow arrays and
+coerced to the column type when the read builder binds the predicate to the table schema.
+"""
+from typing import Any, List, Optional
+
+import pyarrow as pa
+
+from cpaimon import _cpaimon
+
+
+class Predicate:
+    def __init__(self, handle):
+        self._handle = handle
+
+    def __repr__(self):
+        return f"Predicate({_cpaimon.predicate_text(self._handle)})"
+
+
+def _values(values: List[Any]) -> pa.Array:
+    return pa.array(values)
+
+
+class PredicateBuilder:
+    def _leaf(self, method: str, field: str, values: Optional[List[Any]]) -> Predicate:
+        arr = None if values is None else _values(values)
+        return Predicate(_cpaimon.predicate_leaf(method, field, arr))
+
+    def equal(self, field: str, literal: Any) -> Predicate:
+        return self._leaf("equal", field, [literal])
+
+    def not_equal(self, field: str, literal: Any) -> Predicate:
+        return self._leaf("not_equal", field, [literal])
+
+    def less_than(self, field: str, literal: Any) -> Predicate:
+        return self._leaf("less_than", field, [literal])
+
+    def less_or_equal(self, field: str, literal: Any) -> Predicate:
+        return self._leaf("less_or_equal", field, [literal])
+
+    def greater_than(self, field: str, literal: Any) -> Predicate:
+        return self._leaf("greater_than", field, [literal])
+
+    def greater_or_equal(self, field: str, literal: Any) -> Predicate:
+        return self._leaf("greater_or_equal", field, [literal])
+
+    def is_null(self, field: str) -> Predicate:
+        return self._leaf("is_null", field, None)
+
+    def is_not_null(self, field: str) -> Predicate:
+        return self._leaf("is_not_null", field, None)
+
+    def startswith(self, field: str, pattern_literal: Any) -> Predicate:
+        return self._leaf("startswith", field, [pattern_literal])
+
+    def endswith(self, field: str, pattern_literal: Any) -> Predicate:
+        return self._leaf("endswith", field, [pattern_literal])
+
+    def contains(self, field: str, pattern_literal: Any) -> Predicate:
+        return self._leaf("contains", field, [pattern_literal])
+
+    def is_in(self, field: str, literals: List[Any]) -> Predicate:
+        return self._leaf("is_in", field, list(literals))
+
+    def is_not_in(self, field: str, literals: List[Any]) -> Predicate:
+        return self._leaf("is_not_in", field, list(literals))
+
+    def between(self, field: str, included_lower_bound: Any, included_upper_bound: Any) -> Predicate:
+        return self._leaf("between", field, [included_lower_bound, included_upper_bound])
+
+    def not_between(self, field: str, included_lower_bound: Any,
+                    included_upper_bound: Any) -> Predicate:
+        return self.or_predicates([self.less_than(field, included_lower_bound),
+                                   self.greater_than(field, included_upper_bound)])
+
+    @staticmethod
+    def and_predicates(predicates: List[Predicate]) -> Optional[Predicate]:
+        predicates = [p for p in predicates if p is not None]
+        if not predicates:
+            return None
+        if len(predicates) == 1:
+            return predicates[0]
+        return Predicate(_cpaimon.predicate_combine("and", [p._handle for p in predicates]))
+
+    @staticmethod
+    def or_predicates(predicates: List[Predicate]) -> Optional[Predicate]:
+        predicates = [p for p in predicates if p is not None]
+        if not predicates:
+            return None
+        if len(predicates) == 1:
+            return predicates[0]
+        return Predicate(_cpaimon.predicate_combine("or", [p._handle for p in predicates]))

@@ -1,0 +1,168 @@
+/* cpaimon._cpaimon: module definition, error mapping and the Arrow PyCapsule interface
+ * (https://arrow.apache.org/docs/format/CDataInterface/PyCapsuleInterface.html). */
+#include "module.h"
+
+#include <string.h>
+
+#include "cpaimon/version.h"
+
+static PyObject *commit_conflict_error;
+
+PyObject *cp_py_raise(int code, const paimon_error *err) {
+  const char *msg = err && err->message[0] ? err->message : paimon_status_name(code);
+  PyObject *type;
+  switch (code) {
+  case PAIMON_EINVAL: type = PyExc_ValueError; break;
+  case PAIMON_ENOTFOUND: type = PyExc_FileNotFoundError; break;
+  case PAIMON_EEXIST: type = PyExc_FileExistsError; break;
+  case PAIMON_ENOMEM: type = PyExc_MemoryError; break;
+  case PAIMON_EUNSUPPORTED: type = PyExc_NotImplementedError; break;
+  case PAIMON_ECONFLICT: type = commit_conflict_error; break;
+  default: type = PyExc_RuntimeError;
+  }
+  PyErr_SetString(type, msg);
+  return NULL;
+}
+
+int cp_py_import_stream(PyObject *obj, struct ArrowArrayStream *out) {
+  PyObject *capsule;
+  if (PyCapsule_CheckExact(obj)) {
+    capsule = obj;
+    Py_INCREF(capsule);
+  } else {
+    capsule = PyObject_CallMethod(obj, "__arrow_c_stream__", NULL);
+    if (!capsule) {
+      if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "expected an Arrow stream (an object with __arrow_c_stream__, such as a "
+                     "pyarrow Table or RecordBatchReader), got %s",
+                     Py_TYPE(obj)->tp_name);
+      }
+      return -1;
+    }
+  }
+  struct ArrowArrayStream *src = PyCapsule_GetPointer(capsule, "arrow_array_stream");
+  if (!src) {
+    Py_DECREF(capsule);
+    return -1;
+  }
+  *out = *src;
+  src->release = NULL; /* moved: the capsule's destructor now has nothing to release */
+  Py_DECREF(capsule);
+  return 0;
+}
+
+static void stream_capsule_destructor(PyObject *capsule) {
+  struct ArrowArrayStream *s = PyCapsule_GetPointer(capsule, "arrow_array_stream");
+  if (!s) {
+    PyErr_Clear();
+    return;
+  }
+  if (s->release) s->release(s);
+  PyMem_Free(s);
+}
+
+/* A one-shot holder of a stream implementing __arrow_c_stream__. */
+typedef struct {
+  PyObject_HEAD struct ArrowArrayStream stream;
+} stream_holder;
+
+static void holder_dealloc(stream_holder *self) {
+  if (self->stream.release) self->stream.release(&self->stream);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *holder_arrow_c_stream(stream_holder *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"requested_schema", NULL};
+  PyObject *requested = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", kwlist, &requested)) return NULL;
+  if (!self->stream.release) {
+    PyErr_SetString(PyExc_RuntimeError, "this Arrow stream has already been consumed");
+    return NULL;
+  }
+  struct ArrowArrayStream *s = PyMem_Malloc(sizeof *s);
+  if (!s) return PyErr_NoMemory();
+  *s = self->stream;
+  self->stream.release = NULL;
+  PyObject *capsule = PyCapsule_New(s, "arrow_array_stream", stream_capsule_destructor);
+  if (!capsule) {
+    s->release(s);
+    PyMem_Free(s);
+  }
+  return capsule;
+}
+
+static PyMethodDef holder_methods[] = {
+    {"__arrow_c_stream__", (PyCFunction)(void (*)(void))holder_arrow_c_stream,
+     METH_VARARGS | METH_KEYWORDS, "Export the stream through the Arrow PyCapsule interface."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject stream_holder_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cpaimon._cpaimon.ArrowStream",
+    .tp_basicsize = sizeof(stream_holder),
+    .tp_dealloc = (destructor)holder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "An Arrow stream produced by cpaimon (consume with pyarrow.table(obj) or "
+              "pyarrow.RecordBatchReader.from_stream(obj)).",
+    .tp_methods = holder_methods,
+};
+
+PyObject *cp_py_export_stream(struct ArrowArrayStream *stream) {
+  stream_holder *h = PyObject_New(stream_holder, &stream_holder_type);
+  if (!h) {
+    if (stream->release) stream->release(stream);
+    return NULL;
+  }
+  h->stream = *stream;
+  stream->release = NULL;
+  return (PyObject *)h;
+}
+
+static PyObject *py_version(PyObject *self, PyObject *args) {
+  (void)self;
+  (void)args;
+  return PyUnicode_FromString(CPAIMON_VERSION);
+}
+
+static PyMethodDef core_methods[] = {
+    {"version", py_version, METH_NOARGS, "The cpaimon library version."}, {NULL, NULL, 0, NULL}};
+
+static int add_methods(PyObject *module, PyMethodDef *defs) {
+  for (PyMethodDef *d = defs; d->ml_name; d++) {
+    PyObject *fn = PyCFunction_NewEx(d, NULL, PyModule_GetNameObject(module));
+    if (!fn || PyModule_AddObject(module, d->ml_name, fn) < 0) {
+      Py_XDECREF(fn);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "_cpaimon",
+                                        "Native core of the cpaimon package.",
+                                        -1,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
+
+PyMODINIT_FUNC PyInit__cpaimon(void) {
+  if (PyType_Ready(&stream_holder_type) < 0) return NULL;
+  PyObject *m = PyModule_Create(&module_def);
+  if (!m) return NULL;
+  commit_conflict_error =
+      PyErr_NewException("cpaimon.CommitConflictError", PyExc_RuntimeError, NULL);
+  if (!commit_conflict_error ||
+      PyModule_AddObject(m, "CommitConflictError", commit_conflict_error) < 0 ||
+      add_methods(m, core_methods) < 0 || add_methods(m, cp_py_parquet_write_methods) < 0 ||
+      add_methods(m, cp_py_parquet_read_methods) < 0 || add_methods(m, cp_py_table_methods) < 0 ||
+      add_methods(m, cp_py_predicate_methods) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  Py_INCREF(commit_conflict_error);
+  return m;
+}

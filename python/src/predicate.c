@@ -1,0 +1,156 @@
+/*
+ * cpaimon._cpaimon: predicates (include/cpaimon/predicate.h) for the Python PredicateBuilder.
+ * Literal values arrive as Arrow arrays (pyarrow infers their type; binding to the read schema
+ * coerces them to the column's type in C).
+ */
+#include <string.h>
+
+#include "cpaimon/predicate.h"
+#include "cpaimon/read.h"
+#include "expr/predicate.h"
+#include "module.h"
+
+#define PRED_CAPSULE "cpaimon.predicate"
+
+static void pred_destructor(PyObject *cap) {
+  paimon_predicate *p = PyCapsule_GetPointer(cap, PRED_CAPSULE);
+  if (p) paimon_predicate_free(p);
+  PyErr_Clear();
+}
+
+static PyObject *wrap_pred(paimon_predicate *p) {
+  PyObject *cap = PyCapsule_New(p, PRED_CAPSULE, pred_destructor);
+  if (!cap) paimon_predicate_free(p);
+  return cap;
+}
+
+/* A copy of the predicate inside `cap` (combining consumes its children; Python keeps its own). */
+static paimon_predicate *copy_pred(PyObject *cap, paimon_error *err) {
+  paimon_predicate *p = PyCapsule_GetPointer(cap, PRED_CAPSULE), *out = NULL;
+  cp_expr *e = NULL;
+  if (!p || cp_expr_copy(&e, p->expr, err) != 0 || cp_predicate_wrap(&out, e, err) != 0)
+    return NULL;
+  return out;
+}
+
+typedef int (*values_ctor)(paimon_predicate **, const char *, const struct ArrowSchema *,
+                           const struct ArrowArray *, paimon_error *);
+
+static const struct {
+  const char *name;
+  values_ctor fn;
+} ctors[] = {{"equal", paimon_predicate_equal},
+             {"not_equal", paimon_predicate_not_equal},
+             {"less_than", paimon_predicate_less_than},
+             {"less_or_equal", paimon_predicate_less_or_equal},
+             {"greater_than", paimon_predicate_greater_than},
+             {"greater_or_equal", paimon_predicate_greater_or_equal},
+             {"is_in", paimon_predicate_is_in},
+             {"is_not_in", paimon_predicate_is_not_in},
+             {"between", paimon_predicate_between},
+             {"startswith", paimon_predicate_startswith},
+             {"endswith", paimon_predicate_endswith},
+             {"contains", paimon_predicate_contains}};
+
+/* predicate_leaf(method, column, values_array_or_None) */
+static PyObject *py_predicate_leaf(PyObject *self, PyObject *args) {
+  const char *method, *column;
+  PyObject *values;
+  if (!PyArg_ParseTuple(args, "ssO", &method, &column, &values)) return NULL;
+  paimon_error err;
+  paimon_predicate *p = NULL;
+  int rc;
+  if (strcmp(method, "is_null") == 0 || strcmp(method, "is_not_null") == 0) {
+    rc = strcmp(method, "is_null") == 0 ? paimon_predicate_is_null(&p, column, &err)
+                                        : paimon_predicate_is_not_null(&p, column, &err);
+    return rc ? cp_py_raise(rc, &err) : wrap_pred(p);
+  }
+  size_t k = 0;
+  while (k < sizeof ctors / sizeof ctors[0] && strcmp(ctors[k].name, method) != 0) k++;
+  if (k == sizeof ctors / sizeof ctors[0])
+    return PyErr_Format(PyExc_ValueError, "unknown predicate '%s'", method);
+  PyObject *pair = PyObject_CallMethod(values, "__arrow_c_array__", NULL);
+  if (!pair) return NULL;
+  struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GetItem(pair, 0), "arrow_schema");
+  struct ArrowArray *array =
+      schema ? PyCapsule_GetPointer(PyTuple_GetItem(pair, 1), "arrow_array") : NULL;
+  if (!array) {
+    Py_DECREF(pair);
+    return NULL;
+  }
+  rc = ctors[k].fn(&p, column, schema, array, &err);
+  Py_DECREF(pair);
+  return rc ? cp_py_raise(rc, &err) : wrap_pred(p);
+}
+
+/* predicate_combine("and"|"or"|"not", [capsules]) — consumes the children. */
+static PyObject *py_predicate_combine(PyObject *self, PyObject *args) {
+  const char *how;
+  PyObject *seq;
+  if (!PyArg_ParseTuple(args, "sO", &how, &seq)) return NULL;
+  PyObject *fast = PySequence_Fast(seq, "expected a list of predicates");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  paimon_predicate **kids = PyMem_Calloc((size_t)(n ? n : 1), sizeof *kids);
+  for (Py_ssize_t i = 0; kids && i < n; i++)
+    if (!PyCapsule_IsValid(PySequence_Fast_GET_ITEM(fast, i), PRED_CAPSULE)) {
+      PyMem_Free(kids);
+      Py_DECREF(fast);
+      return PyErr_Format(PyExc_TypeError, "expected predicates");
+    }
+  paimon_error err;
+  bool ok = kids != NULL;
+  for (Py_ssize_t i = 0; ok && i < n; i++)
+    ok = (kids[i] = copy_pred(PySequence_Fast_GET_ITEM(fast, i), &err)) != NULL;
+  Py_DECREF(fast);
+  if (!ok) {
+    for (Py_ssize_t i = 0; kids && i < n; i++) paimon_predicate_free(kids[i]);
+    PyMem_Free(kids);
+    return PyErr_NoMemory();
+  }
+  paimon_predicate *p = NULL;
+  int rc;
+  if (strcmp(how, "not") == 0 && n == 1)
+    rc = paimon_predicate_not(&p, kids[0], &err);
+  else if (strcmp(how, "and") == 0)
+    rc = paimon_predicate_and(&p, kids, (size_t)n, &err);
+  else if (strcmp(how, "or") == 0)
+    rc = paimon_predicate_or(&p, kids, (size_t)n, &err);
+  else {
+    for (Py_ssize_t i = 0; i < n; i++) paimon_predicate_free(kids[i]);
+    PyMem_Free(kids);
+    return PyErr_Format(PyExc_ValueError, "cannot combine predicates with '%s'", how);
+  }
+  PyMem_Free(kids);
+  return rc ? cp_py_raise(rc, &err) : wrap_pred(p);
+}
+
+static PyObject *py_predicate_text(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_predicate *p = PyCapsule_GetPointer(cap, PRED_CAPSULE);
+  if (!p) return NULL;
+  char buf[1024];
+  paimon_predicate_format(p, buf, sizeof buf);
+  return PyUnicode_FromString(buf);
+}
+
+/* read_builder_set_filter(rb_capsule, predicate_capsule) — the builder copies the predicate. */
+static PyObject *py_rb_set_filter(PyObject *self, PyObject *args) {
+  PyObject *rbcap, *pcap;
+  if (!PyArg_ParseTuple(args, "OO", &rbcap, &pcap)) return NULL;
+  paimon_read_builder *rb = PyCapsule_GetPointer(rbcap, "cpaimon.read_builder");
+  paimon_predicate *p = rb ? PyCapsule_GetPointer(pcap, PRED_CAPSULE) : NULL;
+  if (!p) return NULL;
+  paimon_error err;
+  int rc = paimon_read_builder_set_filter(rb, p, &err);
+  if (rc) return cp_py_raise(rc, &err);
+  Py_RETURN_NONE;
+}
+
+PyMethodDef cp_py_predicate_methods[] = {
+    {"predicate_leaf", py_predicate_leaf, METH_VARARGS, NULL},
+    {"predicate_combine", py_predicate_combine, METH_VARARGS, NULL},
+    {"predicate_text", py_predicate_text, METH_VARARGS, NULL},
+    {"read_builder_set_filter", py_rb_set_filter, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};

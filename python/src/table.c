@@ -1,0 +1,752 @@
+/*
+ * cpaimon._cpaimon: catalog, table, write, commit and read handles for the Python package. Handles
+ * are PyCapsules; a capsule whose C object borrows another (a table borrows its catalog, a write
+ * its table) keeps that capsule alive through its context, so Python's garbage collection can free
+ * them in any order. C work runs with the GIL released.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpaimon/catalog.h"
+#include "cpaimon/commit.h"
+#include "cpaimon/read.h"
+#include "cpaimon/write.h"
+#include "module.h"
+
+/* ------------------------------------ handles ------------------------------------ */
+
+typedef void (*free_fn)(void *);
+
+typedef struct handle_kind {
+  const char *name;
+  free_fn free;
+} handle_kind;
+
+static void free_catalog(void *p) { paimon_catalog_free(p); }
+static void free_table(void *p) { paimon_table_free(p); }
+static void free_write(void *p) { paimon_write_free(p); }
+static void free_msgs(void *p) { paimon_commit_messages_free(p); }
+static void free_commit(void *p) { paimon_commit_free(p); }
+static void free_rb(void *p) { paimon_read_builder_free(p); }
+static void free_plan(void *p) { paimon_plan_free(p); }
+
+static const handle_kind K_CATALOG = {"cpaimon.catalog", free_catalog};
+static const handle_kind K_TABLE = {"cpaimon.table", free_table};
+static const handle_kind K_WRITE = {"cpaimon.write", free_write};
+static const handle_kind K_MSGS = {"cpaimon.commit_messages", free_msgs};
+static const handle_kind K_COMMIT = {"cpaimon.commit", free_commit};
+static const handle_kind K_RB = {"cpaimon.read_builder", free_rb};
+static const handle_kind K_PLAN = {"cpaimon.plan", free_plan};
+
+typedef struct handle_ctx {
+  free_fn free;
+  PyObject *parent; /* kept alive while this handle lives */
+} handle_ctx;
+
+static void capsule_destructor(PyObject *cap) {
+  const char *name = PyCapsule_GetName(cap);
+  void *p = PyCapsule_GetPointer(cap, name);
+  handle_ctx *ctx = PyCapsule_GetContext(cap);
+  if (ctx) {
+    if (p) ctx->free(p);
+    Py_XDECREF(ctx->parent);
+    PyMem_Free(ctx);
+  }
+  PyErr_Clear();
+}
+
+static PyObject *wrap(void *p, const handle_kind *k, PyObject *parent) {
+  handle_ctx *ctx = PyMem_Malloc(sizeof *ctx);
+  if (!ctx) {
+    k->free(p);
+    return PyErr_NoMemory();
+  }
+  ctx->free = k->free;
+  ctx->parent = parent;
+  Py_XINCREF(parent);
+  PyObject *cap = PyCapsule_New(p, k->name, capsule_destructor);
+  if (!cap || PyCapsule_SetContext(cap, ctx) != 0) {
+    Py_XDECREF(cap);
+    k->free(p);
+    Py_XDECREF(parent);
+    PyMem_Free(ctx);
+    return NULL;
+  }
+  return cap;
+}
+
+static void *unwrap(PyObject *cap, const handle_kind *k) {
+  if (!PyCapsule_IsValid(cap, k->name)) {
+    PyErr_Format(PyExc_TypeError, "expected a %s handle", k->name);
+    return NULL;
+  }
+  return PyCapsule_GetPointer(cap, k->name);
+}
+
+#define CALL(expr)                                                                                 \
+  do {                                                                                             \
+    int rc_;                                                                                       \
+    Py_BEGIN_ALLOW_THREADS rc_ = (expr);                                                           \
+    Py_END_ALLOW_THREADS if (rc_ != 0) return cp_py_raise(rc_, &err);                              \
+  } while (0)
+
+/* A list/tuple of str into a malloc'd array of borrowed UTF-8 pointers (valid while `seq` lives).
+ */
+static int string_array(PyObject *seq, const char ***out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  if (seq == Py_None) return 0;
+  PyObject *fast = PySequence_Fast(seq, "expected a sequence of strings");
+  if (!fast) return -1;
+  Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+  const char **arr = PyMem_Malloc((size_t)(len ? len : 1) * sizeof *arr);
+  if (!arr) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < len; i++) {
+    arr[i] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(fast, i));
+    if (!arr[i]) {
+      PyMem_Free(arr);
+      Py_DECREF(fast);
+      return -1;
+    }
+  }
+  Py_DECREF(fast); /* items are owned by `seq` */
+  *out = arr;
+  *n = (size_t)len;
+  return 0;
+}
+
+static PyObject *string_list_to_py(paimon_string_list *l) {
+  PyObject *out = PyList_New((Py_ssize_t)l->count);
+  for (size_t i = 0; out && i < l->count; i++) {
+    PyObject *s = PyUnicode_FromString(l->items[i]);
+    if (!s) {
+      Py_CLEAR(out);
+      break;
+    }
+    PyList_SET_ITEM(out, (Py_ssize_t)i, s);
+  }
+  paimon_string_list_free(l);
+  return out;
+}
+
+/* ------------------------------------ catalog ------------------------------------ */
+
+static PyObject *py_catalog_open(PyObject *self, PyObject *args) {
+  const char *warehouse;
+  if (!PyArg_ParseTuple(args, "s", &warehouse)) return NULL;
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CALL(paimon_catalog_open(&c, warehouse, &err));
+  return wrap(c, &K_CATALOG, NULL);
+}
+
+static PyObject *py_create_database(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *name;
+  int ignore;
+  if (!PyArg_ParseTuple(args, "Osp", &cap, &name, &ignore)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  CALL(paimon_catalog_create_database(c, name, ignore, &err));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_drop_database(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *name;
+  int ignore, cascade;
+  if (!PyArg_ParseTuple(args, "Ospp", &cap, &name, &ignore, &cascade)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  CALL(paimon_catalog_drop_database(c, name, ignore, cascade, &err));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_list_databases(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  paimon_string_list l;
+  CALL(paimon_catalog_list_databases(c, &l, &err));
+  return string_list_to_py(&l);
+}
+
+static PyObject *py_list_tables(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *db;
+  if (!PyArg_ParseTuple(args, "Os", &cap, &db)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  paimon_string_list l;
+  CALL(paimon_catalog_list_tables(c, db, &l, &err));
+  return string_list_to_py(&l);
+}
+
+/* fields: list of (id or None, name, type_sql, description or None). */
+static int fill_schema(paimon_schema *s, PyObject *fields, PyObject *partition_keys,
+                       PyObject *primary_keys, PyObject *options, PyObject *comment,
+                       paimon_error *err) {
+  PyObject *fast = PySequence_Fast(fields, "fields must be a sequence");
+  if (!fast) return -2;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+    PyObject *id, *desc;
+    const char *name, *type;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OssO", &id, &name, &type, &desc)) {
+      Py_DECREF(fast);
+      return -2;
+    }
+    const char *d = desc == Py_None ? NULL : PyUnicode_AsUTF8(desc);
+    int rc = id == Py_None
+                 ? paimon_schema_add_column(s, name, type, d, err)
+                 : paimon_schema_add_field(s, (int32_t)PyLong_AsLong(id), name, type, d, err);
+    if (rc) {
+      Py_DECREF(fast);
+      return rc;
+    }
+  }
+  Py_DECREF(fast);
+  const char **keys;
+  size_t n;
+  if (string_array(partition_keys, &keys, &n) < 0) return -2;
+  int rc = paimon_schema_set_partition_keys(s, keys, n, err);
+  PyMem_Free(keys);
+  if (rc) return rc;
+  if (string_array(primary_keys, &keys, &n) < 0) return -2;
+  rc = paimon_schema_set_primary_keys(s, keys, n, err);
+  PyMem_Free(keys);
+  if (rc) return rc;
+  if (options != Py_None) {
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(options, &pos, &k, &v)) {
+      PyObject *ks = PyObject_Str(k), *vs = PyObject_Str(v);
+      if (!ks || !vs) {
+        Py_XDECREF(ks);
+        Py_XDECREF(vs);
+        return -2;
+      }
+      rc = paimon_schema_set_option(s, PyUnicode_AsUTF8(ks), PyUnicode_AsUTF8(vs), err);
+      Py_DECREF(ks);
+      Py_DECREF(vs);
+      if (rc) return rc;
+    }
+  }
+  if (comment != Py_None) return paimon_schema_set_comment(s, PyUnicode_AsUTF8(comment), err);
+  return 0;
+}
+
+static PyObject *py_create_table(PyObject *self, PyObject *args) {
+  PyObject *cap, *fields, *pkeys, *prkeys, *options, *comment;
+  const char *ident;
+  int ignore;
+  if (!PyArg_ParseTuple(args, "OsOOOOOp", &cap, &ident, &fields, &pkeys, &prkeys, &options,
+                        &comment, &ignore))
+    return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  paimon_schema *s = NULL;
+  CALL(paimon_schema_new(&s, &err));
+  int rc = fill_schema(s, fields, pkeys, prkeys, options, comment, &err);
+  if (rc == 0) {
+    Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_create_table(c, ident, s, ignore, &err);
+    Py_END_ALLOW_THREADS
+  }
+  paimon_schema_free(s);
+  if (rc == -2) return NULL;
+  if (rc) return cp_py_raise(rc, &err);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_get_table(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *ident;
+  if (!PyArg_ParseTuple(args, "Os", &cap, &ident)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  paimon_table *t = NULL;
+  CALL(paimon_catalog_get_table(c, ident, &t, &err));
+  return wrap(t, &K_TABLE, cap);
+}
+
+static PyObject *py_drop_table(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *ident;
+  int ignore;
+  if (!PyArg_ParseTuple(args, "Osp", &cap, &ident, &ignore)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  CALL(paimon_catalog_drop_table(c, ident, ignore, &err));
+  Py_RETURN_NONE;
+}
+
+static const struct {
+  const char *name;
+  paimon_schema_change_kind kind;
+} change_kinds[] = {{"set_option", PAIMON_SET_OPTION},
+                    {"remove_option", PAIMON_REMOVE_OPTION},
+                    {"add_column", PAIMON_ADD_COLUMN},
+                    {"rename_column", PAIMON_RENAME_COLUMN},
+                    {"drop_column", PAIMON_DROP_COLUMN},
+                    {"update_comment", PAIMON_UPDATE_COMMENT},
+                    {"update_column_comment", PAIMON_UPDATE_COLUMN_COMMENT}};
+
+static const char *opt_str(PyObject *o) { return o == Py_None ? NULL : PyUnicode_AsUTF8(o); }
+
+/* changes: list of (kind, name, value, type, comment). */
+static PyObject *py_alter_table(PyObject *self, PyObject *args) {
+  PyObject *cap, *changes;
+  const char *ident;
+  int ignore;
+  if (!PyArg_ParseTuple(args, "OsOp", &cap, &ident, &changes, &ignore)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  PyObject *fast = PySequence_Fast(changes, "changes must be a sequence");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  paimon_schema_change *arr = PyMem_Calloc((size_t)(n ? n : 1), sizeof *arr);
+  if (!arr) {
+    Py_DECREF(fast);
+    return PyErr_NoMemory();
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    const char *kind;
+    PyObject *name, *value, *type, *comment;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sOOOO", &kind, &name, &value, &type,
+                          &comment))
+      goto fail;
+    size_t k = 0;
+    while (k < sizeof change_kinds / sizeof change_kinds[0] && strcmp(change_kinds[k].name, kind))
+      k++;
+    if (k == sizeof change_kinds / sizeof change_kinds[0]) {
+      PyErr_Format(PyExc_ValueError, "unknown schema change '%s'", kind);
+      goto fail;
+    }
+    arr[i] = (paimon_schema_change){change_kinds[k].kind, opt_str(name), opt_str(value),
+                                    opt_str(type), opt_str(comment)};
+    if (PyErr_Occurred()) goto fail;
+  }
+  paimon_error err;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_alter_table(c, ident, arr, (size_t)n, ignore, &err);
+  Py_END_ALLOW_THREADS PyMem_Free(arr);
+  Py_DECREF(fast);
+  if (rc) return cp_py_raise(rc, &err);
+  Py_RETURN_NONE;
+fail:
+  PyMem_Free(arr);
+  Py_DECREF(fast);
+  return NULL;
+}
+
+/* ------------------------------------ table ------------------------------------ */
+
+static void schema_capsule_destructor(PyObject *cap) {
+  struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
+  if (s) {
+    if (s->release) s->release(s);
+    PyMem_Free(s);
+  }
+  PyErr_Clear();
+}
+
+/* Wraps an ArrowSchema (moved) as an "arrow_schema" PyCapsule (pa.Schema._import_from_c_capsule).
+ */
+static PyObject *schema_capsule(struct ArrowSchema *schema) {
+  struct ArrowSchema *s = PyMem_Malloc(sizeof *s);
+  if (!s) {
+    schema->release(schema);
+    return PyErr_NoMemory();
+  }
+  *s = *schema;
+  schema->release = NULL;
+  PyObject *cap = PyCapsule_New(s, "arrow_schema", schema_capsule_destructor);
+  if (!cap) {
+    s->release(s);
+    PyMem_Free(s);
+  }
+  return cap;
+}
+
+static PyObject *py_table_info(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  char *json = NULL;
+  CALL(paimon_table_schema_json(t, &json, &err));
+  PyObject *keys = PyList_New(0);
+  for (size_t i = 0; keys && i < paimon_table_partition_key_count(t); i++) {
+    PyObject *k = PyUnicode_FromString(paimon_table_partition_key(t, i));
+    if (!k || PyList_Append(keys, k) < 0) Py_CLEAR(keys);
+    Py_XDECREF(k);
+  }
+  PyObject *out =
+      keys ? Py_BuildValue("{s:s,s:s,s:L,s:s,s:O}", "name", paimon_table_name(t), "path",
+                           paimon_table_path(t), "schema_id", (long long)paimon_table_schema_id(t),
+                           "schema_json", json, "partition_keys", keys)
+           : NULL;
+  Py_XDECREF(keys);
+  free(json);
+  return out;
+}
+
+static PyObject *py_table_arrow_schema(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  struct ArrowSchema s;
+  CALL(paimon_table_arrow_schema(t, &s, &err));
+  return schema_capsule(&s);
+}
+
+static PyObject *py_table_latest_snapshot(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  int64_t id = 0;
+  CALL(paimon_table_latest_snapshot_id(t, &id, &err));
+  return PyLong_FromLongLong(id);
+}
+
+/* ------------------------------------ write / commit ------------------------------------ */
+
+static PyObject *py_write_new(PyObject *self, PyObject *args) {
+  PyObject *cap, *cols;
+  if (!PyArg_ParseTuple(args, "OO", &cap, &cols)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  const char **names;
+  size_t n;
+  if (string_array(cols, &names, &n) < 0) return NULL;
+  paimon_error err;
+  paimon_write *w = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = paimon_write_new(&w, t, cols == Py_None ? NULL : names, n, &err);
+  Py_END_ALLOW_THREADS PyMem_Free(names);
+  if (rc) return cp_py_raise(rc, &err);
+  return wrap(w, &K_WRITE, cap);
+}
+
+static PyObject *py_write_arrow(PyObject *self, PyObject *args) {
+  PyObject *cap, *data;
+  if (!PyArg_ParseTuple(args, "OO", &cap, &data)) return NULL;
+  paimon_write *w = unwrap(cap, &K_WRITE);
+  if (!w) return NULL;
+  struct ArrowArrayStream stream;
+  if (cp_py_import_stream(data, &stream) < 0) return NULL;
+  paimon_error err;
+  CALL(paimon_write_stream(w, &stream, &err));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_write_prepare_commit(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_write *w = unwrap(cap, &K_WRITE);
+  if (!w) return NULL;
+  paimon_error err;
+  paimon_commit_messages *m = NULL;
+  CALL(paimon_write_prepare_commit(w, &m, &err));
+  return wrap(m, &K_MSGS, NULL);
+}
+
+static PyObject *py_write_abort(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_write *w = unwrap(cap, &K_WRITE);
+  if (!w) return NULL;
+  paimon_error err;
+  CALL(paimon_write_abort(w, &err));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_messages_info(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_commit_messages *m = unwrap(cap, &K_MSGS);
+  if (!m) return NULL;
+  return Py_BuildValue("(nn)", (Py_ssize_t)paimon_commit_messages_count(m),
+                       (Py_ssize_t)paimon_commit_messages_new_file_count(m));
+}
+
+static PyObject *py_messages_serialize(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_commit_messages *m = unwrap(cap, &K_MSGS);
+  if (!m) return NULL;
+  paimon_error err;
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  CALL(paimon_commit_messages_serialize(m, &bytes, &len, &err));
+  PyObject *out = PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)len);
+  free(bytes);
+  return out;
+}
+
+static PyObject *py_messages_deserialize(PyObject *self, PyObject *args) {
+  Py_buffer buf;
+  if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+  paimon_error err;
+  paimon_commit_messages *m = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc =
+      paimon_commit_messages_deserialize(&m, buf.buf, (size_t)buf.len, &err);
+  Py_END_ALLOW_THREADS PyBuffer_Release(&buf);
+  if (rc) return cp_py_raise(rc, &err);
+  return wrap(m, &K_MSGS, NULL);
+}
+
+/* Merges a sequence of message handles into one (copies). */
+static PyObject *py_messages_merge(PyObject *self, PyObject *args) {
+  PyObject *seq;
+  if (!PyArg_ParseTuple(args, "O", &seq)) return NULL;
+  PyObject *fast = PySequence_Fast(seq, "expected a sequence of commit messages");
+  if (!fast) return NULL;
+  paimon_error err;
+  paimon_commit_messages *all = NULL;
+  int rc = paimon_commit_messages_new(&all, &err);
+  for (Py_ssize_t i = 0; !rc && i < PySequence_Fast_GET_SIZE(fast); i++) {
+    paimon_commit_messages *m = unwrap(PySequence_Fast_GET_ITEM(fast, i), &K_MSGS);
+    if (!m) {
+      Py_DECREF(fast);
+      paimon_commit_messages_free(all);
+      return NULL;
+    }
+    rc = paimon_commit_messages_append(all, m, &err);
+  }
+  Py_DECREF(fast);
+  if (rc) {
+    paimon_commit_messages_free(all);
+    return cp_py_raise(rc, &err);
+  }
+  return wrap(all, &K_MSGS, NULL);
+}
+
+static PyObject *py_commit_new(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  paimon_commit *c = NULL;
+  CALL(paimon_commit_new(&c, t, &err));
+  return wrap(c, &K_COMMIT, cap);
+}
+
+static PyObject *py_commit_commit(PyObject *self, PyObject *args) {
+  PyObject *cap, *mcap;
+  int abort_on_error = 0;
+  if (!PyArg_ParseTuple(args, "OO|p", &cap, &mcap, &abort_on_error)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  paimon_commit_messages *m = c ? unwrap(mcap, &K_MSGS) : NULL;
+  if (!m) return NULL;
+  paimon_error err;
+  CALL(paimon_commit_commit(c, m, &err));
+  return PyLong_FromLongLong(paimon_commit_last_snapshot_id(c));
+}
+
+static PyObject *py_commit_abort(PyObject *self, PyObject *args) {
+  PyObject *cap, *mcap;
+  if (!PyArg_ParseTuple(args, "OO", &cap, &mcap)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  paimon_commit_messages *m = c ? unwrap(mcap, &K_MSGS) : NULL;
+  if (!m) return NULL;
+  paimon_error err;
+  CALL(paimon_commit_abort(c, m, &err));
+  Py_RETURN_NONE;
+}
+
+/* ------------------------------------ read ------------------------------------ */
+
+static PyObject *py_rb_new(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  paimon_read_builder *rb = NULL;
+  CALL(paimon_read_builder_new(&rb, t, &err));
+  return wrap(rb, &K_RB, cap);
+}
+
+static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwargs) {
+  static char *kwlist[] = {"rb", "projection", "row_tracking", "snapshot_id", "batch_size", NULL};
+  PyObject *cap, *projection = Py_None;
+  int row_tracking = 0;
+  long long snapshot = -1, batch = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpLL", kwlist, &cap, &projection, &row_tracking,
+                                   &snapshot, &batch))
+    return NULL;
+  paimon_read_builder *rb = unwrap(cap, &K_RB);
+  if (!rb) return NULL;
+  paimon_error err;
+  if (projection != Py_None) {
+    const char **names;
+    size_t n;
+    if (string_array(projection, &names, &n) < 0) return NULL;
+    int rc = paimon_read_builder_set_projection(rb, names, n, &err);
+    PyMem_Free(names);
+    if (rc) return cp_py_raise(rc, &err);
+  }
+  if (row_tracking) CALL(paimon_read_builder_with_row_tracking(rb, &err));
+  if (snapshot >= 0) CALL(paimon_read_builder_set_snapshot(rb, snapshot, &err));
+  if (batch > 0) paimon_read_builder_set_batch_size(rb, batch);
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_rb_schema(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_read_builder *rb = unwrap(cap, &K_RB);
+  if (!rb) return NULL;
+  paimon_error err;
+  struct ArrowSchema s;
+  CALL(paimon_read_builder_schema(rb, &s, &err));
+  return schema_capsule(&s);
+}
+
+static PyObject *py_rb_plan(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_read_builder *rb = unwrap(cap, &K_RB);
+  if (!rb) return NULL;
+  paimon_error err;
+  paimon_plan *p = NULL;
+  CALL(paimon_read_builder_plan(rb, &p, &err));
+  return wrap(p, &K_PLAN, cap);
+}
+
+static PyObject *py_plan_info(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_plan *p = unwrap(cap, &K_PLAN);
+  if (!p) return NULL;
+  PyObject *rows = PyList_New((Py_ssize_t)paimon_plan_split_count(p));
+  for (size_t i = 0; rows && i < paimon_plan_split_count(p); i++)
+    PyList_SET_ITEM(rows, (Py_ssize_t)i, PyLong_FromLongLong(paimon_plan_split_row_count(p, i)));
+  if (!rows) return NULL;
+  PyObject *out = Py_BuildValue("(LO)", (long long)paimon_plan_snapshot_id(p), rows);
+  Py_DECREF(rows);
+  return out;
+}
+
+/* plan_read(rb, plan, indices or None) -> ArrowStream */
+static PyObject *py_plan_read(PyObject *self, PyObject *args) {
+  PyObject *rbcap, *pcap, *indices;
+  if (!PyArg_ParseTuple(args, "OOO", &rbcap, &pcap, &indices)) return NULL;
+  paimon_read_builder *rb = unwrap(rbcap, &K_RB);
+  paimon_plan *p = rb ? unwrap(pcap, &K_PLAN) : NULL;
+  if (!p) return NULL;
+  size_t *idx = NULL, n = 0;
+  if (indices != Py_None) {
+    PyObject *fast = PySequence_Fast(indices, "indices must be a sequence of ints");
+    if (!fast) return NULL;
+    n = (size_t)PySequence_Fast_GET_SIZE(fast);
+    idx = PyMem_Malloc((n ? n : 1) * sizeof *idx);
+    for (size_t i = 0; idx && i < n; i++)
+      idx[i] = PyLong_AsSize_t(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i));
+    Py_DECREF(fast);
+    if (!idx) return PyErr_NoMemory();
+    if (PyErr_Occurred()) {
+      PyMem_Free(idx);
+      return NULL;
+    }
+  }
+  paimon_error err;
+  struct ArrowArrayStream stream;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc =
+      paimon_plan_read(rb, p, indices == Py_None ? NULL : idx, n, &stream, &err);
+  Py_END_ALLOW_THREADS PyMem_Free(idx);
+  if (rc) return cp_py_raise(rc, &err);
+  return cp_py_export_stream(&stream);
+}
+
+/* arrow_schema_to_fields(schema_like) -> [(id, name, type_sql, description)] */
+static PyObject *py_arrow_schema_to_fields(PyObject *self, PyObject *args) {
+  PyObject *obj;
+  if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
+  PyObject *capsule = PyObject_CallMethod(obj, "__arrow_c_schema__", NULL);
+  if (!capsule) return NULL;
+  struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
+  if (!s) {
+    Py_DECREF(capsule);
+    return NULL;
+  }
+  paimon_error err;
+  paimon_schema *ps = NULL;
+  int rc = paimon_schema_new(&ps, &err);
+  if (!rc) rc = paimon_schema_add_arrow_fields(ps, s, &err);
+  Py_DECREF(capsule);
+  PyObject *out = NULL;
+  if (!rc) {
+    out = PyList_New(0);
+    for (size_t i = 0; out && i < paimon_schema_field_count(ps); i++) {
+      int32_t id;
+      const char *name, *desc;
+      char *type = NULL;
+      if ((rc = paimon_schema_field(ps, i, &id, &name, &type, &desc, &err))) break;
+      PyObject *t = Py_BuildValue("(issz)", (int)id, name, type, desc);
+      free(type);
+      if (!t || PyList_Append(out, t) < 0) Py_CLEAR(out);
+      Py_XDECREF(t);
+    }
+  }
+  paimon_schema_free(ps);
+  if (rc) {
+    Py_XDECREF(out);
+    return cp_py_raise(rc, &err);
+  }
+  return out;
+}
+
+PyMethodDef cp_py_table_methods[] = {
+    {"arrow_schema_to_fields", py_arrow_schema_to_fields, METH_VARARGS, NULL},
+    {"catalog_open", py_catalog_open, METH_VARARGS, "Open a filesystem catalog."},
+    {"catalog_create_database", py_create_database, METH_VARARGS, NULL},
+    {"catalog_drop_database", py_drop_database, METH_VARARGS, NULL},
+    {"catalog_list_databases", py_list_databases, METH_VARARGS, NULL},
+    {"catalog_list_tables", py_list_tables, METH_VARARGS, NULL},
+    {"catalog_create_table", py_create_table, METH_VARARGS, NULL},
+    {"catalog_get_table", py_get_table, METH_VARARGS, NULL},
+    {"catalog_drop_table", py_drop_table, METH_VARARGS, NULL},
+    {"catalog_alter_table", py_alter_table, METH_VARARGS, NULL},
+    {"table_info", py_table_info, METH_VARARGS, NULL},
+    {"table_arrow_schema", py_table_arrow_schema, METH_VARARGS, NULL},
+    {"table_latest_snapshot_id", py_table_latest_snapshot, METH_VARARGS, NULL},
+    {"write_new", py_write_new, METH_VARARGS, NULL},
+    {"write_arrow", py_write_arrow, METH_VARARGS, NULL},
+    {"write_prepare_commit", py_write_prepare_commit, METH_VARARGS, NULL},
+    {"write_abort", py_write_abort, METH_VARARGS, NULL},
+    {"messages_info", py_messages_info, METH_VARARGS, NULL},
+    {"messages_serialize", py_messages_serialize, METH_VARARGS, NULL},
+    {"messages_deserialize", py_messages_deserialize, METH_VARARGS, NULL},
+    {"messages_merge", py_messages_merge, METH_VARARGS, NULL},
+    {"commit_new", py_commit_new, METH_VARARGS, NULL},
+    {"commit_commit", py_commit_commit, METH_VARARGS, NULL},
+    {"commit_abort", py_commit_abort, METH_VARARGS, NULL},
+    {"read_builder_new", py_rb_new, METH_VARARGS, NULL},
+    {"read_builder_configure", (PyCFunction)(void (*)(void))py_rb_configure,
+     METH_VARARGS | METH_KEYWORDS, NULL},
+    {"read_builder_schema", py_rb_schema, METH_VARARGS, NULL},
+    {"read_builder_plan", py_rb_plan, METH_VARARGS, NULL},
+    {"plan_info", py_plan_info, METH_VARARGS, NULL},
+    {"plan_read", py_plan_read, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};

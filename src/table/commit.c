@@ -1,0 +1,640 @@
+/*
+ * The committer (include/cpaimon/commit.h): one optimistic attempt after another until a snapshot
+ * is published or a real conflict is found (spec/format.md §6.1):
+ *   1. read the latest snapshot L;
+ *   2. check conflicts against L when the messages delete files or were pinned to a snapshot;
+ *   3. stamp sequence numbers and assign first row ids from L.nextRowId (row tracking, §6.6 and
+ *      data-evolution.md §1.2–1.3);
+ *   4. write the delta manifest and delta manifest list, the base manifest list (L's lists,
+ *      merged per §6.7), and an index manifest when index files change;
+ *   5. publish snapshot L+1 with a no-replace rename (§6.2); on a lost race delete what this
+ *      attempt wrote, back off, and start again from 1.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/status.h"
+#include "base/time.h"
+#include "base/uuid.h"
+#include "meta/binary_row.h"
+#include "meta/manifest.h"
+#include "table/commit_message.h"
+#include "table/file_store.h"
+#include "table/store.h"
+#include "table/table.h"
+#include "types/special_fields.h"
+
+struct paimon_commit {
+  paimon_table *table;
+  char commit_user[37];
+  int64_t last_snapshot_id;
+};
+
+int paimon_commit_new(paimon_commit **out, paimon_table *table, paimon_error *err) {
+  paimon_commit *c = calloc(1, sizeof *c);
+  if (!c) return CP_ENOMEM(err, "commit");
+  c->table = table;
+  int rc = cp_uuid_v4(c->commit_user, err);
+  if (rc) {
+    free(c);
+    return rc;
+  }
+  *out = c;
+  return PAIMON_OK;
+}
+
+void paimon_commit_free(paimon_commit *c) { free(c); }
+
+int64_t paimon_commit_last_snapshot_id(const paimon_commit *c) { return c->last_snapshot_id; }
+
+/* ------------------------------------ one attempt's state ------------------------------------ */
+
+typedef struct attempt {
+  paimon_commit *c;
+  paimon_table *t;
+  cp_arena arena;
+  char uuid[37];
+  int counter;
+  char **written; /* manifest files written by this attempt (deleted if it fails) */
+  size_t n_written;
+  paimon_error *err;
+} attempt;
+
+static char *manifest_path(const attempt *a, const char *name) {
+  size_t n = strlen(a->t->path) + strlen(name) + 16;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s/manifest/%s", a->t->path, name);
+  return p;
+}
+
+/* Writes bytes as manifest/<prefix><uuid>-<n> (fsynced); returns the name in the arena. */
+static int write_meta_file(attempt *a, const char *prefix, const cp_buf *bytes, const char **name) {
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s%s-%d", prefix, a->uuid, a->counter++);
+  char *path = manifest_path(a, buf);
+  char **w = realloc(a->written, (a->n_written + 1) * sizeof *w);
+  if (!path || !w) {
+    free(path);
+    if (w) a->written = w;
+    return CP_ENOMEM(a->err, "manifest");
+  }
+  a->written = w;
+  int rc =
+      cp_fs_write_file(a->t->fs, path, bytes->data, bytes->len, CP_CREATE_EXCLUSIVE, true, a->err);
+  if (rc) {
+    free(path);
+    return rc;
+  }
+  a->written[a->n_written++] = path;
+  if (!(*name = cp_arena_strdup(&a->arena, buf))) return CP_ENOMEM(a->err, "manifest");
+  return PAIMON_OK;
+}
+
+static void attempt_cleanup(attempt *a, bool delete_files) {
+  for (size_t i = 0; i < a->n_written; i++) {
+    if (delete_files) cp_fs_delete(a->t->fs, a->written[i], NULL);
+    free(a->written[i]);
+  }
+  free(a->written);
+  a->written = NULL;
+  a->n_written = 0;
+  cp_arena_free(&a->arena);
+}
+
+/* ------------------------------------ manifest metadata ------------------------------------ */
+
+/* Partition statistics over the entries of one manifest (§4.2: min/max ignore nulls; null counts
+ * per key). */
+static int partition_stats(attempt *a, const cp_manifest_entry *entries, size_t n,
+                           cp_simple_stats *out) {
+  const cp_table_schema *s = a->t->schema;
+  size_t k = s->n_partition_keys;
+  *out = cp_simple_stats_empty();
+  if (k == 0) return PAIMON_OK;
+  const cp_type **types = cp_arena_alloc(&a->arena, k * sizeof *types);
+  cp_datum *min = cp_arena_calloc(&a->arena, k * sizeof *min);
+  cp_datum *max = cp_arena_calloc(&a->arena, k * sizeof *max);
+  cp_datum *row = cp_arena_alloc(&a->arena, k * sizeof *row);
+  int64_t *nulls = cp_arena_calloc(&a->arena, k * sizeof *nulls);
+  bool *known = cp_arena_alloc(&a->arena, k);
+  if (!types || !min || !max || !row || !nulls || !known) return CP_ENOMEM(a->err, "stats");
+  for (size_t i = 0; i < k; i++) {
+    types[i] = s->row->fields[cp_table_schema_partition_index(s, i)].type;
+    min[i] = max[i] = cp_datum_null();
+    known[i] = true;
+  }
+  for (size_t e = 0; e < n; e++) {
+    CP_RETURN_IF_ERROR(cp_binary_row_read(entries[e].partition.data, entries[e].partition.len,
+                                          (const cp_type *const *)types, k, row, a->err));
+    for (size_t i = 0; i < k; i++) {
+      if (row[i].is_null) {
+        nulls[i]++;
+        continue;
+      }
+      if (min[i].is_null || cp_datum_compare(types[i], &row[i], &min[i]) < 0) min[i] = row[i];
+      if (max[i].is_null || cp_datum_compare(types[i], &row[i], &max[i]) > 0) max[i] = row[i];
+    }
+  }
+  cp_buf b = CP_BUF_INIT;
+  int rc = cp_binary_row_write((const cp_type *const *)types, min, k, &b, a->err);
+  uint8_t *minb = rc ? NULL : cp_arena_alloc(&a->arena, b.len);
+  size_t minlen = b.len;
+  if (minb) memcpy(minb, b.data, b.len);
+  cp_buf_clear(&b);
+  if (!rc) rc = cp_binary_row_write((const cp_type *const *)types, max, k, &b, a->err);
+  uint8_t *maxb = rc ? NULL : cp_arena_alloc(&a->arena, b.len);
+  if (maxb) memcpy(maxb, b.data, b.len);
+  size_t maxlen = b.len;
+  cp_buf_free(&b);
+  if (rc) return rc;
+  if (!minb || !maxb) return CP_ENOMEM(a->err, "stats");
+  out->min_values = (cp_bytes){minb, minlen};
+  out->max_values = (cp_bytes){maxb, maxlen};
+  out->null_counts = nulls;
+  out->null_count_known = known;
+  out->n_null_counts = k;
+  return PAIMON_OK;
+}
+
+/* Encodes `entries` as one manifest file and describes it (§4.2). */
+static int write_manifest(attempt *a, const cp_manifest_entry *entries, size_t n,
+                          cp_manifest_file_meta *meta) {
+  cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
+  cp_buf bytes = CP_BUF_INIT;
+  int rc = cp_manifest_file_encode(entries, n, &opts, &bytes, a->err);
+  if (!rc) rc = write_meta_file(a, "manifest-", &bytes, &meta->file_name);
+  meta->file_size = (int64_t)bytes.len;
+  cp_buf_free(&bytes);
+  CP_RETURN_IF_ERROR(rc);
+  meta->num_added_files = meta->num_deleted_files = 0;
+  meta->schema_id = 0;
+  meta->has_bucket_range = meta->has_level_range = n > 0;
+  meta->has_row_id_range = n > 0;
+  for (size_t i = 0; i < n; i++) {
+    const cp_manifest_entry *e = &entries[i];
+    if (e->kind == CP_FILE_KIND_ADD)
+      meta->num_added_files++;
+    else
+      meta->num_deleted_files++;
+    if (e->file.schema_id > meta->schema_id) meta->schema_id = e->file.schema_id;
+    if (i == 0 || e->bucket < meta->min_bucket) meta->min_bucket = e->bucket;
+    if (i == 0 || e->bucket > meta->max_bucket) meta->max_bucket = e->bucket;
+    if (i == 0 || e->file.level < meta->min_level) meta->min_level = e->file.level;
+    if (i == 0 || e->file.level > meta->max_level) meta->max_level = e->file.level;
+    /* Row-id range only when every entry has one (§4.2). */
+    if (!e->file.has_first_row_id)
+      meta->has_row_id_range = false;
+    else if (meta->has_row_id_range) {
+      int64_t lo = e->file.first_row_id, hi = cp_data_file_last_row_id(&e->file);
+      if (i == 0 || lo < meta->min_row_id) meta->min_row_id = lo;
+      if (i == 0 || hi > meta->max_row_id) meta->max_row_id = hi;
+    }
+  }
+  return partition_stats(a, entries, n, &meta->partition_stats);
+}
+
+static int write_manifest_list(attempt *a, const cp_manifest_file_meta *metas, size_t n,
+                               const char **name, int64_t *size) {
+  cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
+  cp_buf bytes = CP_BUF_INIT;
+  int rc = cp_manifest_list_encode(metas, n, &opts, &bytes, a->err);
+  if (!rc) rc = write_meta_file(a, "manifest-list-", &bytes, name);
+  *size = (int64_t)bytes.len;
+  cp_buf_free(&bytes);
+  return rc;
+}
+
+/* Merges a group of manifests into new manifest(s) (§6.7 minor compaction). */
+static int merge_group(attempt *a, const cp_manifest_file_meta *group, size_t n,
+                       cp_manifest_meta_vec *out) {
+  cp_entry_vec all = {0}, merged = {0};
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < n && !rc; i++)
+    rc = cp_read_manifest(a->t->fs, a->t->path, group[i].file_name, &a->arena, &all, a->err);
+  if (!rc) rc = cp_merge_entries(all.items, all.n, &merged, a->err);
+  if (!rc && merged.n) {
+    cp_manifest_file_meta meta;
+    memset(&meta, 0, sizeof meta);
+    rc = write_manifest(a, merged.items, merged.n, &meta);
+    if (!rc) rc = cp_manifest_meta_vec_push(out, &meta, a->err);
+  }
+  cp_entry_vec_free(&all);
+  cp_entry_vec_free(&merged);
+  return rc;
+}
+
+/* Java/pypaimon minor compaction of the base list (§6.7). */
+static int merge_manifests(attempt *a, const cp_manifest_file_meta *in, size_t n,
+                           cp_manifest_meta_vec *out) {
+  int64_t target = a->t->options.manifest_target_size, size = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < n; i++) {
+    size += in[i].file_size;
+    if (size < target) continue;
+    size_t count = i + 1 - start;
+    if (count > 1)
+      CP_RETURN_IF_ERROR(merge_group(a, in + start, count, out));
+    else
+      CP_RETURN_IF_ERROR(cp_manifest_meta_vec_push(out, &in[start], a->err));
+    start = i + 1;
+    size = 0;
+  }
+  size_t rest = n - start;
+  if (rest >= (size_t)a->t->options.manifest_merge_min_count && rest > 1)
+    return merge_group(a, in + start, rest, out);
+  for (size_t i = start; i < n; i++)
+    CP_RETURN_IF_ERROR(cp_manifest_meta_vec_push(out, &in[i], a->err));
+  return PAIMON_OK;
+}
+
+/* ------------------------------------ row tracking ------------------------------------ */
+
+static bool bytes_eq(cp_bytes x, cp_bytes y) {
+  return x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+}
+
+/* Reorders entries so each partition's entries are adjacent, partitions in first-appearance
+ * order and entries in their original order inside a partition (data-evolution.md §1.3; the
+ * cross-partition order is free, this is pypaimon's). */
+static int group_by_partition(attempt *a, cp_manifest_entry *e, size_t n) {
+  cp_manifest_entry *sorted = malloc((n ? n : 1) * sizeof *sorted);
+  bool *taken = calloc(n ? n : 1, 1);
+  if (!sorted || !taken) {
+    free(sorted);
+    free(taken);
+    return CP_ENOMEM(a->err, "commit");
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (taken[i]) continue;
+    for (size_t j = i; j < n; j++)
+      if (!taken[j] && bytes_eq(e[j].partition, e[i].partition)) {
+        sorted[k++] = e[j];
+        taken[j] = true;
+      }
+  }
+  memcpy(e, sorted, n * sizeof *e);
+  free(sorted);
+  free(taken);
+  return PAIMON_OK;
+}
+
+/* RowTrackingCommitUtils: sequence stamping (§1.2, Java's three cases) and first_row_id
+ * assignment from `start` (§1.3); returns the new nextRowId in *next. */
+static int assign_row_tracking(attempt *a, cp_manifest_entry *e, size_t n, int64_t snapshot_id,
+                               int64_t start, int64_t *next) {
+  for (size_t i = 0; i < n; i++) {
+    cp_data_file_meta *f = &e[i].file;
+    if (f->min_sequence_number == 0)
+      f->min_sequence_number = f->max_sequence_number = snapshot_id;
+    else if (f->max_sequence_number == 0)
+      f->max_sequence_number = snapshot_id;
+  }
+  if (a->t->options.partition_group_on_commit) CP_RETURN_IF_ERROR(group_by_partition(a, e, n));
+  int64_t blob_default = start, vector_start = start;
+  /* Per blob column starts; a commit rarely has more than a few blob columns. */
+  const char *blob_cols[16];
+  int64_t blob_starts[16];
+  size_t n_blob = 0;
+  for (size_t i = 0; i < n; i++) {
+    cp_data_file_meta *f = &e[i].file;
+    if (e[i].kind != CP_FILE_KIND_ADD) continue;
+    if (!f->has_file_source)
+      return paimon_error_set(a->err, PAIMON_EINVAL,
+                              "file source field for row-tracking table must present (file %s)",
+                              f->file_name);
+    if (f->file_source != CP_FILE_SOURCE_APPEND || f->has_first_row_id ||
+        cp_data_file_writes_col(f, CP_ROW_ID_FIELD_NAME))
+      continue;
+    if (cp_data_file_is_blob(f)) {
+      const char *col = f->write_cols.n ? f->write_cols.items[0] : "";
+      size_t b = 0;
+      while (b < n_blob && strcmp(blob_cols[b], col) != 0) b++;
+      int64_t s = b < n_blob ? blob_starts[b] : blob_default;
+      if (s >= start)
+        return paimon_error_set(a->err, PAIMON_EINVAL,
+                                "This is a bug, blobStart %" PRId64
+                                " should be less than start %" PRId64
+                                " when assigning a blob entry file.",
+                                s, start);
+      if (b == n_blob) {
+        if (n_blob == 16)
+          return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "too many blob columns in a commit");
+        blob_cols[n_blob++] = col;
+      }
+      f->first_row_id = s;
+      blob_starts[b] = s + f->row_count;
+    } else if (cp_data_file_is_vector_store(f)) {
+      if (vector_start >= start)
+        return paimon_error_set(a->err, PAIMON_EINVAL,
+                                "This is a bug, vectorStoreStart %" PRId64
+                                " should be less than start %" PRId64
+                                " when assigning a vector-store entry file.",
+                                vector_start, start);
+      f->first_row_id = vector_start;
+      vector_start += f->row_count;
+    } else {
+      f->first_row_id = start;
+      blob_default = vector_start = start;
+      n_blob = 0;
+      start += f->row_count;
+    }
+    f->has_first_row_id = true;
+  }
+  *next = start;
+  return PAIMON_OK;
+}
+
+/* ------------------------------------ conflicts ------------------------------------ */
+
+/* The generic check (§6.4): merging the base with this commit's entries must not fail and must
+ * leave no DELETE behind (a file this commit deletes is no longer live). */
+static int check_file_conflicts(attempt *a, const cp_snapshot *latest, const cp_entry_vec *delta) {
+  cp_entry_vec base = {0}, merged = {0};
+  int rc = PAIMON_OK;
+  if (latest)
+    rc = cp_snapshot_entries(a->t->fs, a->t->path, latest, NULL, false, &a->arena, &base, a->err);
+  for (size_t i = 0; i < delta->n && !rc; i++)
+    rc = cp_entry_vec_push(&base, &delta->items[i], a->err);
+  if (!rc) {
+    rc = cp_merge_entries(base.items, base.n, &merged, a->err);
+    if (rc == PAIMON_ECORRUPT) rc = a->err ? (a->err->code = PAIMON_ECONFLICT) : PAIMON_ECONFLICT;
+  }
+  for (size_t i = 0; i < merged.n && !rc; i++)
+    if (merged.items[i].kind == CP_FILE_KIND_DELETE)
+      rc = paimon_error_set(a->err, PAIMON_ECONFLICT,
+                            "File deletion conflicts detected! Give up committing. File %s is no "
+                            "longer in the latest snapshot %" PRId64 " of table %s.",
+                            merged.items[i].file.file_name, latest ? latest->id : 0,
+                            a->t->full_name);
+  cp_entry_vec_free(&base);
+  cp_entry_vec_free(&merged);
+  return rc;
+}
+
+/* ------------------------------------ index manifest ------------------------------------ */
+
+/* The new full index state: L's live index files minus deleted ones plus added ones (§7.1). */
+static int write_index_manifest(attempt *a, const cp_snapshot *latest,
+                                const cp_index_entry_vec *adds, const cp_index_entry_vec *dels,
+                                const char **name) {
+  cp_index_entry_vec live = {0}, next = {0};
+  int rc = PAIMON_OK;
+  if (latest)
+    rc = cp_snapshot_index_entries(a->t->fs, a->t->path, latest, &a->arena, &live, a->err);
+  for (size_t i = 0; i < live.n && !rc; i++) {
+    bool deleted = false;
+    for (size_t j = 0; j < dels->n && !deleted; j++)
+      deleted = strcmp(live.items[i].file_name, dels->items[j].file_name) == 0;
+    if (!deleted) rc = cp_index_entry_vec_push(&next, &live.items[i], a->err);
+  }
+  for (size_t j = 0; j < dels->n && !rc; j++) {
+    bool found = false;
+    for (size_t i = 0; i < live.n && !found; i++)
+      found = strcmp(live.items[i].file_name, dels->items[j].file_name) == 0;
+    if (!found)
+      rc = paimon_error_set(a->err, PAIMON_ECONFLICT,
+                            "Deletion vector index conflict detected: index file %s is not present "
+                            "in the latest snapshot.",
+                            dels->items[j].file_name);
+  }
+  for (size_t j = 0; j < adds->n && !rc; j++) {
+    cp_index_manifest_entry e = adds->items[j];
+    e.kind = CP_FILE_KIND_ADD;
+    rc = cp_index_entry_vec_push(&next, &e, a->err);
+  }
+  if (!rc && next.n) {
+    cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
+    cp_buf bytes = CP_BUF_INIT;
+    rc = cp_index_manifest_encode(next.items, next.n, &opts, &bytes, a->err);
+    if (!rc) rc = write_meta_file(a, "index-manifest-", &bytes, name);
+    cp_buf_free(&bytes);
+  } else if (!rc) {
+    *name = NULL;
+  }
+  cp_index_entry_vec_free(&live);
+  cp_index_entry_vec_free(&next);
+  return rc;
+}
+
+/* ------------------------------------ the attempt ------------------------------------ */
+
+typedef struct delta {
+  cp_entry_vec files; /* ADD / DELETE entries in message order */
+  cp_index_entry_vec index_adds;
+  cp_index_entry_vec index_deletes;
+  int64_t check_from_snapshot; /* min over messages, -1 when none */
+} delta;
+
+static int flatten_messages(const paimon_commit_messages *msgs, delta *d, paimon_error *err) {
+  d->check_from_snapshot = -1;
+  for (size_t i = 0; i < msgs->n; i++) {
+    const cp_commit_message *m = &msgs->items[i];
+    for (int kind = 0; kind < 2; kind++) {
+      const cp_data_file_meta *f = kind ? m->deleted_files : m->new_files;
+      size_t n = kind ? m->n_deleted : m->n_new;
+      for (size_t j = 0; j < n; j++) {
+        cp_manifest_entry e = {kind, m->partition, m->bucket, m->total_buckets, f[j]};
+        CP_RETURN_IF_ERROR(cp_entry_vec_push(&d->files, &e, err));
+      }
+    }
+    for (size_t j = 0; j < m->n_index_adds; j++)
+      CP_RETURN_IF_ERROR(cp_index_entry_vec_push(&d->index_adds, &m->index_adds[j], err));
+    for (size_t j = 0; j < m->n_index_deletes; j++)
+      CP_RETURN_IF_ERROR(cp_index_entry_vec_push(&d->index_deletes, &m->index_deletes[j], err));
+    if (m->check_from_snapshot >= 0 &&
+        (d->check_from_snapshot < 0 || m->check_from_snapshot < d->check_from_snapshot))
+      d->check_from_snapshot = m->check_from_snapshot;
+  }
+  return PAIMON_OK;
+}
+
+static int latest_schema_id(attempt *a, int64_t *out) {
+  char *dir = cp_path_join(a->t->path, "schema");
+  if (!dir) return CP_ENOMEM(a->err, "path");
+  int64_t *ids;
+  size_t n;
+  int rc = cp_list_versioned(a->t->fs, dir, "schema-", &ids, &n, a->err);
+  free(dir);
+  if (!rc) *out = n ? ids[n - 1] : a->t->schema->id;
+  free(ids);
+  return rc;
+}
+
+/* Builds and publishes snapshot L+1. Returns EEXIST when another commit took the id. */
+static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest, int64_t *new_id) {
+  paimon_table *t = a->t;
+  int64_t id = latest ? latest->id + 1 : 1;
+  bool overwrite = d->index_adds.n || d->index_deletes.n;
+  for (size_t i = 0; i < d->files.n; i++)
+    if (d->files.items[i].kind == CP_FILE_KIND_DELETE) overwrite = true;
+  if (overwrite || d->check_from_snapshot >= 0)
+    CP_RETURN_IF_ERROR(check_file_conflicts(a, latest, &d->files));
+
+  /* This attempt's own copy of the entries: row ids depend on L. */
+  cp_manifest_entry *entries = cp_arena_alloc(&a->arena, (d->files.n + 1) * sizeof *entries);
+  if (!entries) return CP_ENOMEM(a->err, "commit");
+  memcpy(entries, d->files.items, d->files.n * sizeof *entries);
+  int64_t next_row_id = latest ? latest->next_row_id : 0;
+  if (t->options.row_tracking)
+    CP_RETURN_IF_ERROR(assign_row_tracking(a, entries, d->files.n, id, next_row_id, &next_row_id));
+
+  cp_snapshot *s;
+  CP_RETURN_IF_ERROR(cp_snapshot_new(&s, a->err));
+  cp_manifest_meta_vec delta_metas = {0}, base_in = {0}, base_out = {0};
+  int rc = PAIMON_OK;
+  if (d->files.n) {
+    cp_manifest_file_meta meta;
+    memset(&meta, 0, sizeof meta);
+    CP_GOTO_IF_ERROR(rc, write_manifest(a, entries, d->files.n, &meta), done);
+    CP_GOTO_IF_ERROR(rc, cp_manifest_meta_vec_push(&delta_metas, &meta, a->err), done);
+  }
+  const char *delta_list, *base_list, *index_manifest = latest ? latest->index_manifest : NULL;
+  CP_GOTO_IF_ERROR(rc,
+                   write_manifest_list(a, delta_metas.items, delta_metas.n, &delta_list,
+                                       &s->delta_manifest_list_size),
+                   done);
+  if (latest) {
+    CP_GOTO_IF_ERROR(rc,
+                     cp_read_manifest_list(t->fs, t->path, latest->base_manifest_list, &a->arena,
+                                           &base_in, a->err),
+                     done);
+    CP_GOTO_IF_ERROR(rc,
+                     cp_read_manifest_list(t->fs, t->path, latest->delta_manifest_list, &a->arena,
+                                           &base_in, a->err),
+                     done);
+  }
+  CP_GOTO_IF_ERROR(rc, merge_manifests(a, base_in.items, base_in.n, &base_out), done);
+  CP_GOTO_IF_ERROR(
+      rc,
+      write_manifest_list(a, base_out.items, base_out.n, &base_list, &s->base_manifest_list_size),
+      done);
+  if (d->index_adds.n || d->index_deletes.n)
+    CP_GOTO_IF_ERROR(
+        rc, write_index_manifest(a, latest, &d->index_adds, &d->index_deletes, &index_manifest),
+        done);
+  {
+    /* Everything the snapshot references must be durable before it is published (§6.2). */
+    char *dir = cp_path_join(t->path, "manifest");
+    rc = dir ? cp_fs_sync_dir(t->fs, dir, a->err) : CP_ENOMEM(a->err, "path");
+    free(dir);
+    if (rc) goto done;
+  }
+
+  char uuid[37];
+  CP_GOTO_IF_ERROR(rc, cp_uuid_v4(uuid, a->err), done);
+  int64_t delta_rows = 0;
+  for (size_t i = 0; i < d->files.n; i++)
+    delta_rows += entries[i].kind == CP_FILE_KIND_ADD ? entries[i].file.row_count
+                                                      : -entries[i].file.row_count;
+  s->uuid = cp_snapshot_strdup(s, uuid);
+  s->id = id;
+  CP_GOTO_IF_ERROR(rc, latest_schema_id(a, &s->schema_id), done);
+  s->base_manifest_list = cp_snapshot_strdup(s, base_list);
+  s->has_base_manifest_list_size = s->has_delta_manifest_list_size = true;
+  s->delta_manifest_list = cp_snapshot_strdup(s, delta_list);
+  s->index_manifest = cp_snapshot_strdup(s, index_manifest);
+  s->commit_user = cp_snapshot_strdup(s, a->c->commit_user);
+  s->commit_kind = overwrite ? CP_COMMIT_OVERWRITE : CP_COMMIT_APPEND;
+  s->time_millis = cp_now_millis();
+  s->total_record_count = (latest ? latest->total_record_count : 0) + delta_rows;
+  s->delta_record_count = delta_rows;
+  s->has_next_row_id = true; /* Java writes it in every snapshot */
+  s->next_row_id = next_row_id;
+  if (latest && latest->has_watermark) {
+    s->has_watermark = true;
+    s->watermark = latest->watermark;
+  }
+  if (!s->uuid || !s->base_manifest_list || !s->delta_manifest_list || !s->commit_user ||
+      (index_manifest && !s->index_manifest)) {
+    rc = CP_ENOMEM(a->err, "snapshot");
+    goto done;
+  }
+  rc = cp_snapshot_publish(t->fs, t->path, s, a->err);
+  if (rc && rc != PAIMON_EEXIST) {
+    /* An error after the rename (e.g. the directory fsync) leaves an uncertain outcome: the
+     * commit happened iff snapshot-<id> is ours (Java resolves it the same way). */
+    cp_snapshot *check = NULL;
+    if (cp_snapshot_load(t->fs, t->path, id, &check, NULL) == 0 && check->uuid &&
+        strcmp(check->uuid, uuid) == 0)
+      rc = PAIMON_OK;
+    cp_snapshot_free(check);
+  }
+  if (!rc) *new_id = id;
+done:
+  cp_manifest_meta_vec_free(&delta_metas);
+  cp_manifest_meta_vec_free(&base_in);
+  cp_manifest_meta_vec_free(&base_out);
+  cp_snapshot_free(s);
+  return rc;
+}
+
+static void backoff(int attempt_no) {
+  /* commit.min-retry-wait 10 ms doubling up to commit.max-retry-wait 10 s, plus jitter. */
+  long ms = 10L << (attempt_no < 10 ? attempt_no : 10);
+  if (ms > 10000) ms = 10000;
+  uint8_t r = 0;
+  cp_random_bytes(&r, 1, NULL);
+  ms += ms * r / 1280; /* up to 20% */
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
+  delta d;
+  memset(&d, 0, sizeof d);
+  int rc = flatten_messages(msgs, &d, err);
+  if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0) goto done;
+  for (int64_t n = 0; !rc; n++) {
+    if (n > c->table->options.commit_max_retries) {
+      rc = paimon_error_set(err, PAIMON_ECONFLICT,
+                            "Commit to table %s failed after %" PRId64 " retries: other commits "
+                            "kept winning the race for the next snapshot id.",
+                            c->table->full_name, n - 1);
+      break;
+    }
+    attempt a;
+    memset(&a, 0, sizeof a);
+    a.c = c;
+    a.t = c->table;
+    a.err = err;
+    if ((rc = cp_uuid_v4(a.uuid, err))) break;
+    int64_t latest_id = 0, new_id = 0;
+    bool exists;
+    cp_snapshot *latest = NULL;
+    rc = cp_snapshot_latest_id(a.t->fs, a.t->path, &latest_id, &exists, err);
+    if (!rc && exists) rc = cp_snapshot_load(a.t->fs, a.t->path, latest_id, &latest, err);
+    if (!rc) rc = try_commit_once(&a, &d, latest, &new_id);
+    cp_snapshot_free(latest);
+    attempt_cleanup(&a, rc != PAIMON_OK);
+    if (rc == PAIMON_EEXIST) {
+      rc = PAIMON_OK;
+      backoff((int)n);
+      continue;
+    }
+    if (!rc) c->last_snapshot_id = new_id;
+    break;
+  }
+done:
+  cp_entry_vec_free(&d.files);
+  cp_index_entry_vec_free(&d.index_adds);
+  cp_index_entry_vec_free(&d.index_deletes);
+  return rc;
+}
+
+int paimon_commit_abort(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
+  for (size_t i = 0; i < msgs->n; i++) {
+    const cp_commit_message *m = &msgs->items[i];
+    for (size_t j = 0; j < m->n_new; j++) {
+      char *path = NULL;
+      CP_RETURN_IF_ERROR(
+          cp_data_file_path(c->table, m->partition, m->bucket, &m->new_files[j], &path, err));
+      cp_fs_delete(c->table->fs, path, NULL); /* already gone is fine */
+      free(path);
+    }
+  }
+  return PAIMON_OK;
+}

@@ -1,0 +1,42 @@
+/*
+ * Commit messages: what a writer or updater produced in one partition (new files, files it
+ * replaces, index file changes) plus the snapshot its reads were pinned to, which switches on
+ * conflict checks at commit (data-evolution.md §3.1, §4). The public handle is
+ * paimon_commit_messages (include/cpaimon/commit.h).
+ *
+ * All pointers inside the messages point into the list's arena.
+ */
+#ifndef CP_TABLE_COMMIT_MESSAGE_H
+#define CP_TABLE_COMMIT_MESSAGE_H
+
+#include "base/buf.h"
+#include "cpaimon/commit.h"
+#include "meta/data_file.h"
+
+typedef struct cp_commit_message {
+  cp_bytes partition; /* serialized BinaryRow */
+  int32_t bucket;
+  int32_t total_buckets;
+  cp_data_file_meta *new_files;
+  size_t n_new;
+  cp_data_file_meta *deleted_files;
+  size_t n_deleted;
+  cp_index_manifest_entry *index_adds;
+  size_t n_index_adds;
+  cp_index_manifest_entry *index_deletes;
+  size_t n_index_deletes;
+  int64_t check_from_snapshot; /* -1: none */
+} cp_commit_message;
+
+struct paimon_commit_messages {
+  cp_commit_message *items;
+  size_t n;
+  size_t cap;
+  cp_arena arena;
+};
+
+/* Appends a deep copy of `m` (into the list's arena). */
+int cp_commit_messages_add(paimon_commit_messages *msgs, const cp_commit_message *m,
+                           paimon_error *err);
+
+#endif

@@ -1,0 +1,739 @@
+/*
+ * Reading (include/cpaimon/read.h): splits → Arrow record batches.
+ *
+ * Columns are matched by field id through each file's own schema (renamed columns keep their
+ * data; columns added after the file was written read NULL), then read by the file's column name
+ * and converted to the current type (spec/format.md §9). Hidden columns follow Java
+ * (spec/data-evolution.md §1.4): a physical `_ROW_ID` / `_SEQUENCE_NUMBER` value when the file
+ * stores one, else first_row_id + position / the file's max sequence number.
+ *
+ * Data-evolution groups (§2.3–2.5): files are ordered newest first (max sequence number
+ * descending, stable), each column is read from the first file that holds it, the files are read
+ * in lockstep batch by batch (they cover the same row-id range, so positions align), and the
+ * newest file supplies the hidden columns.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrow/array.h"
+#include "arrow/ops.h"
+#include "arrow/schema.h"
+#include "arrow/stream.h"
+#include "base/status.h"
+#include "expr/expr.h"
+#include "expr/predicate.h"
+#include "format/parquet/reader.h"
+#include "table/scan.h"
+#include "table/store.h"
+#include "types/special_fields.h"
+#include "types/type_arrow.h"
+
+enum { COL_FIELD, COL_ROW_ID, COL_SEQ };
+
+typedef struct out_col {
+  int kind;
+  cp_field field; /* COL_FIELD: a copy of the current field */
+} out_col;
+
+struct paimon_read_builder {
+  paimon_table *t;
+  char **projection;
+  size_t n_projection;
+  bool has_projection;
+  bool row_tracking;
+  bool has_snapshot;
+  int64_t snapshot_id;
+  int64_t batch_size;
+  cp_expr *filter; /* unbound copy of the caller's predicate, or NULL */
+};
+
+int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t, paimon_error *err) {
+  paimon_read_builder *rb = calloc(1, sizeof *rb);
+  if (!rb) return CP_ENOMEM(err, "read builder");
+  rb->t = t;
+  rb->batch_size = CP_PQ_DEFAULT_BATCH_SIZE;
+  *out = rb;
+  return PAIMON_OK;
+}
+
+static void free_projection(paimon_read_builder *rb) {
+  for (size_t i = 0; i < rb->n_projection; i++) free(rb->projection[i]);
+  free(rb->projection);
+  rb->projection = NULL;
+  rb->n_projection = 0;
+}
+
+void paimon_read_builder_free(paimon_read_builder *rb) {
+  if (!rb) return;
+  free_projection(rb);
+  cp_expr_free(rb->filter);
+  free(rb);
+}
+
+/* The filter bound to the filter row (table columns + hidden), or NULL when there is none. */
+static int bind_filter(paimon_read_builder *rb, cp_expr **out, paimon_error *err) {
+  *out = NULL;
+  if (!rb->filter) return PAIMON_OK;
+  cp_type *row;
+  CP_RETURN_IF_ERROR(cp_table_filter_row(rb->t, &row, err));
+  int rc = cp_expr_bind(rb->filter, row, false, out, err);
+  cp_type_free(row);
+  /* An unknown column in a filter is a mistake in the caller's input, not a missing object. */
+  if (rc == PAIMON_ENOTFOUND && err) rc = err->code = PAIMON_EINVAL;
+  if (rc) paimon_error_prefix(err, "filter on table %s", rb->t->full_name);
+  return rc;
+}
+
+int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predicate *p,
+                                   paimon_error *err) {
+  cp_expr *copy = NULL;
+  if (p) CP_RETURN_IF_ERROR(cp_expr_copy(&copy, p->expr, err));
+  cp_expr_free(rb->filter);
+  rb->filter = copy;
+  cp_expr *bound = NULL; /* bind now so that errors name the caller's mistake here */
+  int rc = bind_filter(rb, &bound, err);
+  cp_expr_free(bound);
+  if (rc) {
+    cp_expr_free(rb->filter);
+    rb->filter = NULL;
+  }
+  return rc;
+}
+
+static int resolve_one(paimon_read_builder *rb, const char *name, struct out_col *c,
+                       paimon_error *err);
+
+int paimon_read_builder_set_projection(paimon_read_builder *rb, const char *const *cols, size_t n,
+                                       paimon_error *err) {
+  free_projection(rb);
+  rb->projection = calloc(n ? n : 1, sizeof *rb->projection);
+  if (!rb->projection) return CP_ENOMEM(err, "projection");
+  for (size_t i = 0; i < n; i++) {
+    if (!(rb->projection[i] = strdup(cols[i]))) {
+      rb->n_projection = i;
+      return CP_ENOMEM(err, "projection");
+    }
+  }
+  rb->n_projection = n;
+  rb->has_projection = true;
+  /* Unknown names fail here, where the caller made the mistake. */
+  for (size_t i = 0; i < n; i++) {
+    out_col c;
+    memset(&c, 0, sizeof c);
+    int rc = resolve_one(rb, cols[i], &c, err);
+    if (c.kind == COL_FIELD) cp_field_clear(&c.field);
+    if (rc) {
+      free_projection(rb);
+      rb->has_projection = false;
+      return rc;
+    }
+  }
+  return PAIMON_OK;
+}
+
+int paimon_read_builder_with_row_tracking(paimon_read_builder *rb, paimon_error *err) {
+  if (!rb->t->options.row_tracking)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "table %s: _ROW_ID and _SEQUENCE_NUMBER need row-tracking.enabled",
+                            rb->t->full_name);
+  rb->row_tracking = true;
+  return PAIMON_OK;
+}
+
+int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
+  if (id <= 0) return paimon_error_set(err, PAIMON_EINVAL, "snapshot id %" PRId64, id);
+  rb->has_snapshot = true;
+  rb->snapshot_id = id;
+  return PAIMON_OK;
+}
+
+void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows) {
+  rb->batch_size = rows > 0 ? rows : CP_PQ_DEFAULT_BATCH_SIZE;
+}
+
+/* ------------------------------------ output columns ------------------------------------ */
+
+static void free_cols(out_col *cols, size_t n) {
+  for (size_t i = 0; cols && i < n; i++)
+    if (cols[i].kind == COL_FIELD) cp_field_clear(&cols[i].field);
+  free(cols);
+}
+
+static int resolve_one(paimon_read_builder *rb, const char *name, out_col *c, paimon_error *err) {
+  const cp_type *row = rb->t->schema->row;
+  bool rt = rb->t->options.row_tracking;
+  if (rt && strcmp(name, CP_ROW_ID_FIELD_NAME) == 0) {
+    c->kind = COL_ROW_ID;
+    return PAIMON_OK;
+  }
+  if (rt && strcmp(name, CP_SEQUENCE_NUMBER_FIELD_NAME) == 0) {
+    c->kind = COL_SEQ;
+    return PAIMON_OK;
+  }
+  const cp_field *f = cp_row_find_field(row, name);
+  if (!f)
+    return paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in table %s.", name,
+                            rb->t->full_name);
+  c->kind = COL_FIELD;
+  return cp_field_copy(&c->field, f, err);
+}
+
+static int resolve_cols(paimon_read_builder *rb, out_col **out, size_t *n, paimon_error *err) {
+  const cp_type *row = rb->t->schema->row;
+  size_t base = rb->has_projection ? rb->n_projection : row->n_fields;
+  size_t total = base + (rb->row_tracking ? 2 : 0);
+  out_col *cols = calloc(total ? total : 1, sizeof *cols);
+  if (!cols) return CP_ENOMEM(err, "read");
+  int rc = PAIMON_OK;
+  size_t k = 0;
+  for (; k < base && !rc; k++)
+    rc = resolve_one(rb, rb->has_projection ? rb->projection[k] : row->fields[k].name, &cols[k],
+                     err);
+  if (!rc && rb->row_tracking) {
+    cols[k++].kind = COL_ROW_ID;
+    cols[k++].kind = COL_SEQ;
+  }
+  if (rc) {
+    free_cols(cols, k);
+    return rc;
+  }
+  *out = cols;
+  *n = total;
+  return PAIMON_OK;
+}
+
+static int cols_schema(const out_col *cols, size_t n, struct ArrowSchema *out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_schema_init(out, "+s", "", 0, (int64_t)n, err));
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (cols[i].kind == COL_FIELD) {
+      rc = cp_field_to_arrow(&cols[i].field, out->children[i], err);
+    } else {
+      cp_field f;
+      memset(&f, 0, sizeof f);
+      rc = cols[i].kind == COL_ROW_ID ? cp_row_id_field(&f, false, err)
+                                      : cp_sequence_number_field(&f, false, err);
+      if (!rc) rc = cp_field_to_arrow(&f, out->children[i], err);
+      cp_field_clear(&f);
+    }
+  }
+  if (rc) out->release(out);
+  return rc;
+}
+
+int paimon_read_builder_schema(paimon_read_builder *rb, struct ArrowSchema *out,
+                               paimon_error *err) {
+  out_col *cols;
+  size_t n;
+  CP_RETURN_IF_ERROR(resolve_cols(rb, &cols, &n, err));
+  int rc = cols_schema(cols, n, out, err);
+  free_cols(cols, n);
+  return rc;
+}
+
+int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_error *err) {
+  paimon_table *t = rb->t;
+  cp_snapshot *snap = NULL;
+  int rc = PAIMON_OK;
+  if (rb->has_snapshot) {
+    rc = cp_snapshot_load(t->fs, t->path, rb->snapshot_id, &snap, err);
+  } else {
+    int64_t id;
+    bool exists;
+    rc = cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err);
+    if (!rc && exists) rc = cp_snapshot_load(t->fs, t->path, id, &snap, err);
+  }
+  cp_expr *filter = NULL;
+  if (!rc) rc = bind_filter(rb, &filter, err);
+  if (!rc) rc = cp_plan_snapshot(t, snap, filter, out, err);
+  cp_expr_free(filter);
+  cp_snapshot_free(snap);
+  if (rc) paimon_error_prefix(err, "table %s", t->full_name);
+  return rc;
+}
+
+/* ------------------------------------ split reading ------------------------------------ */
+
+/* Where an output column comes from in the current split. */
+enum { SRC_FILE, SRC_NULL, SRC_ROW_ID, SRC_SEQ };
+
+typedef struct col_source {
+  int kind;
+  size_t part;  /* SRC_FILE: which open file */
+  size_t child; /* SRC_FILE: child of that file's batch */
+} col_source;
+
+typedef struct file_part {
+  cp_pq_reader *reader;
+  int64_t phys_row_id; /* child index of a physical _ROW_ID, or -1 */
+  int64_t phys_seq;    /* child index of a physical _SEQUENCE_NUMBER, or -1 */
+} file_part;
+
+typedef struct read_state {
+  paimon_table *t;
+  out_col *cols; /* the output columns, then the extra columns only the filter reads */
+  size_t n_cols;
+  size_t n_out;    /* output columns */
+  cp_expr *filter; /* bound to `cols`, or NULL */
+  int64_t batch_size;
+  struct ArrowSchema schema; /* output schema, for building null columns */
+  cp_split *splits;
+  size_t n_splits, next_split;
+  cp_arena arena; /* the splits' files */
+  /* the split being read */
+  bool open;
+  file_part *parts;
+  size_t n_parts;
+  col_source *sources;
+  int64_t position, rows_total; /* rows produced so far / rows of the split */
+  bool has_first_row_id;
+  int64_t first_row_id, max_seq;
+} read_state;
+
+static void close_split(read_state *s) {
+  for (size_t i = 0; i < s->n_parts; i++) cp_pq_reader_free(s->parts[i].reader);
+  free(s->parts);
+  free(s->sources);
+  s->parts = NULL;
+  s->sources = NULL;
+  s->n_parts = 0;
+  s->open = false;
+}
+
+static void state_free(void *p) {
+  read_state *s = p;
+  close_split(s);
+  cp_expr_free(s->filter);
+  free_cols(s->cols, s->n_cols);
+  if (s->schema.release) s->schema.release(&s->schema);
+  free(s->splits);
+  cp_arena_free(&s->arena);
+  free(s);
+}
+
+/* The name the file uses for field `id`, when the file holds it: the field of the file's schema
+ * with that id, restricted to the file's write_cols (resolved through the file's own schema, as
+ * Java does, data-evolution.md §2.4). NULL when the file does not hold it. */
+static int file_column_name(read_state *s, const cp_data_file_meta *f, int32_t id, const char **out,
+                            paimon_error *err) {
+  const cp_table_schema *fs;
+  CP_RETURN_IF_ERROR(cp_table_schema_by_id(s->t, f->schema_id, &fs, err));
+  *out = NULL;
+  for (size_t i = 0; i < fs->row->n_fields; i++) {
+    const cp_field *ff = &fs->row->fields[i];
+    if (ff->id != id) continue;
+    if (!f->has_write_cols || cp_data_file_writes_col(f, ff->name)) *out = ff->name;
+    return PAIMON_OK;
+  }
+  return PAIMON_OK;
+}
+
+/* Opens `entry`'s file reading the given requests. */
+static int open_part(read_state *s, const cp_manifest_entry *e, const cp_pq_column_request *req,
+                     size_t n, file_part *part, paimon_error *err) {
+  char *path = NULL;
+  CP_RETURN_IF_ERROR(cp_data_file_path(s->t, e->partition, e->bucket, &e->file, &path, err));
+  cp_pq_reader_options o;
+  memset(&o, 0, sizeof o);
+  o.columns = req;
+  o.num_columns = n;
+  o.batch_size = s->batch_size;
+  int rc = cp_pq_reader_open(&part->reader, s->t->fs, path, &o, err);
+  if (!rc && cp_pq_reader_selected_rows(part->reader) != e->file.row_count)
+    rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                          "data file %s has %" PRId64 " rows but its manifest entry says %" PRId64,
+                          path, cp_pq_reader_selected_rows(part->reader), e->file.row_count);
+  free(path);
+  return rc;
+}
+
+static const cp_type *bigint_type(void) {
+  static cp_type t = {.kind = CP_TYPE_BIGINT, .nullable = true};
+  return &t;
+}
+
+/* A plain split: one file; absent columns are produced by the Parquet reader as NULLs. */
+static int open_plain(read_state *s, const cp_split *sp, paimon_error *err) {
+  const cp_manifest_entry *e = &sp->files[0];
+  cp_pq_column_request *req = calloc(s->n_cols + 2, sizeof *req);
+  s->parts = calloc(1, sizeof *s->parts);
+  s->sources = calloc(s->n_cols + 1, sizeof *s->sources);
+  if (!req || !s->parts || !s->sources) {
+    free(req);
+    return CP_ENOMEM(err, "read");
+  }
+  size_t n = 0;
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < s->n_cols && !rc; i++) {
+    if (s->cols[i].kind != COL_FIELD) {
+      s->sources[i].kind = s->cols[i].kind == COL_ROW_ID ? SRC_ROW_ID : SRC_SEQ;
+      continue;
+    }
+    const char *name;
+    rc = file_column_name(s, &e->file, s->cols[i].field.id, &name, err);
+    /* An absent column is requested by an id no file has, so the reader yields NULLs. */
+    req[n] = (cp_pq_column_request){name, name ? 0 : INT32_MIN, s->cols[i].field.type,
+                                    s->cols[i].field.name};
+    s->sources[i] = (col_source){SRC_FILE, 0, n++};
+  }
+  file_part *p = &s->parts[0];
+  p->phys_row_id = p->phys_seq = -1;
+  if (cp_data_file_writes_col(&e->file, CP_ROW_ID_FIELD_NAME)) {
+    p->phys_row_id = (int64_t)n;
+    req[n++] = (cp_pq_column_request){CP_ROW_ID_FIELD_NAME, 0, bigint_type(), NULL};
+  }
+  if (cp_data_file_writes_col(&e->file, CP_SEQUENCE_NUMBER_FIELD_NAME)) {
+    p->phys_seq = (int64_t)n;
+    req[n++] = (cp_pq_column_request){CP_SEQUENCE_NUMBER_FIELD_NAME, 0, bigint_type(), NULL};
+  }
+  if (!rc) rc = open_part(s, e, req, n, p, err);
+  if (!rc) s->n_parts = 1;
+  free(req);
+  s->has_first_row_id = e->file.has_first_row_id;
+  s->first_row_id = e->file.first_row_id;
+  s->max_seq = e->file.max_sequence_number;
+  s->rows_total = e->file.row_count;
+  return rc;
+}
+
+static int cmp_seq_desc(const void *x, const void *y) {
+  const cp_manifest_entry *a = *(cp_manifest_entry *const *)x, *b = *(cp_manifest_entry *const *)y;
+  if (a->file.max_sequence_number != b->file.max_sequence_number)
+    return a->file.max_sequence_number > b->file.max_sequence_number ? -1 : 1;
+  return a < b ? -1 : a > b; /* stable: manifest order */
+}
+
+/* A data-evolution group: newest file first; each column from the first file holding it. */
+static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
+  size_t nf = sp->n_files;
+  const cp_manifest_entry **order = malloc(nf * sizeof *order);
+  s->parts = calloc(nf, sizeof *s->parts);
+  s->sources = calloc(s->n_cols + 1, sizeof *s->sources);
+  size_t *part_of_file = malloc(nf * sizeof *part_of_file);
+  cp_pq_column_request *req = calloc(s->n_cols + 1, sizeof *req);
+  int rc =
+      (order && s->parts && s->sources && part_of_file && req) ? PAIMON_OK : CP_ENOMEM(err, "read");
+  for (size_t i = 0; !rc && i < nf; i++) {
+    order[i] = &sp->files[i];
+    const cp_data_file_meta *f = &sp->files[i].file;
+    if (cp_data_file_is_blob(f) || cp_data_file_is_vector_store(f))
+      rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "reading blob / vector-store file %s is not supported yet",
+                            f->file_name);
+    else if (f->first_row_id != sp->files[0].file.first_row_id)
+      rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                            "All files in a field merge split should have the same first row id "
+                            "and could not be null. (%s)",
+                            f->file_name);
+    else if (f->row_count != sp->files[0].file.row_count)
+      rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                            "All files in a field merge split should have the same row count. (%s)",
+                            f->file_name);
+  }
+  if (!rc) qsort(order, nf, sizeof *order, cmp_seq_desc);
+  /* Assign columns to files, then open each contributing file once with its columns. */
+  size_t *assigned = calloc(s->n_cols + 1, sizeof *assigned); /* file index + 1, 0 = none */
+  if (!rc && !assigned) rc = CP_ENOMEM(err, "read");
+  for (size_t i = 0; !rc && i < s->n_cols; i++) {
+    if (s->cols[i].kind != COL_FIELD) {
+      s->sources[i].kind = s->cols[i].kind == COL_ROW_ID ? SRC_ROW_ID : SRC_SEQ;
+      continue;
+    }
+    s->sources[i].kind = SRC_NULL;
+    for (size_t k = 0; k < nf && !rc && !assigned[i]; k++) {
+      const char *name;
+      rc = file_column_name(s, &order[k]->file, s->cols[i].field.id, &name, err);
+      if (!rc && name) assigned[i] = k + 1;
+    }
+    if (!rc && !assigned[i] && !s->cols[i].field.type->nullable)
+      rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                            "Field %s is not null but can't find any file contains it.",
+                            s->cols[i].field.name);
+  }
+  for (size_t k = 0; k < nf && !rc; k++) {
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_cols && !rc; i++) {
+      if (assigned[i] != k + 1) continue;
+      const char *name;
+      rc = file_column_name(s, &order[k]->file, s->cols[i].field.id, &name, err);
+      req[n] = (cp_pq_column_request){name, 0, s->cols[i].field.type, s->cols[i].field.name};
+      s->sources[i] = (col_source){SRC_FILE, s->n_parts, n++};
+    }
+    if (!rc && n) {
+      file_part *p = &s->parts[s->n_parts];
+      p->phys_row_id = p->phys_seq = -1;
+      rc = open_part(s, order[k], req, n, p, err);
+      if (!rc) s->n_parts++;
+    }
+  }
+  if (!rc) {
+    s->has_first_row_id = true;
+    s->first_row_id = order[0]->file.first_row_id;
+    s->max_seq = order[0]->file.max_sequence_number;
+    s->rows_total = order[0]->file.row_count;
+  }
+  free(assigned);
+  free(order);
+  free(part_of_file);
+  free(req);
+  return rc;
+}
+
+/* An int64 column: physical values where `phys` has them (may be NULL), else base + step·row. */
+static int hidden_column(const cp_array_view *phys, int64_t n, int64_t base, int64_t step,
+                         struct ArrowArray *out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_array_init(out, 2, 0, err));
+  int64_t *v = NULL;
+  int rc = cp_array_alloc_buffer(out, 1, n * 8, (void **)&v, err);
+  for (int64_t i = 0; !rc && i < n; i++)
+    v[i] = (phys && !cp_view_is_null(phys, i)) ? cp_view_get_int64(phys, i) : base + step * i;
+  if (rc) {
+    out->release(out);
+    return rc;
+  }
+  out->length = n;
+  out->null_count = 0;
+  return PAIMON_OK;
+}
+
+static int null_column(const struct ArrowSchema *type, int64_t n, struct ArrowArray *out,
+                       paimon_error *err) {
+  cp_builder *b = NULL;
+  CP_RETURN_IF_ERROR(cp_builder_create(&b, type, err));
+  int rc = cp_builder_append_nulls(b, n, err);
+  if (!rc) rc = cp_builder_finish(b, out, err);
+  cp_builder_free(b);
+  return rc;
+}
+
+/* Reads the next batch of the open split into `out`; *done when the split is exhausted. */
+static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, paimon_error *err) {
+  struct ArrowArray *batches = calloc(s->n_parts + 1, sizeof *batches);
+  cp_array_view *views = calloc(s->n_parts + 1, sizeof *views);
+  int rc = (batches && views) ? PAIMON_OK : CP_ENOMEM(err, "read");
+  int64_t n = -1;
+  *done = false;
+  for (size_t p = 0; p < s->n_parts && !rc; p++) {
+    bool eof = false;
+    struct ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    rc = cp_pq_reader_next(s->parts[p].reader, &batches[p], &schema, &eof, err);
+    if (!rc && !eof) rc = cp_array_view_init(&views[p], &schema, &batches[p], err);
+    /* The view borrows the schema: keep it alive with the batch's lifetime below. */
+    if (!rc && !eof) {
+      if (n >= 0 && views[p].length != n)
+        rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                              "files of a data-evolution group returned %" PRId64 " and %" PRId64
+                              " rows for the same batch",
+                              n, views[p].length);
+      n = views[p].length;
+    }
+    if (eof) *done = true;
+    if (!rc && !eof) {
+      /* The schema must outlive the view: stash it in the view's storage owner (the array). */
+      struct ArrowSchema *keep = malloc(sizeof *keep);
+      if (!keep)
+        rc = CP_ENOMEM(err, "read");
+      else {
+        *keep = schema;
+        views[p].schema = keep;
+      }
+    } else if (schema.release) {
+      schema.release(&schema);
+    }
+  }
+  if (!rc && s->n_parts == 0) { /* only hidden / null columns: count rows ourselves */
+    n = s->rows_total - s->position;
+    if (n > s->batch_size) n = s->batch_size;
+    *done = n <= 0;
+  }
+  if (!rc && !*done) {
+    rc = cp_array_init(out, 1, (int64_t)s->n_cols, err);
+    for (size_t i = 0; !rc && i < s->n_cols; i++) {
+      const col_source *src = &s->sources[i];
+      struct ArrowArray *child = out->children[i];
+      if (src->kind == SRC_FILE) {
+        rc = cp_array_share((struct ArrowArray *)views[src->part].children[src->child].array, child,
+                            err);
+      } else if (src->kind == SRC_NULL) {
+        rc = null_column(s->schema.children[i], n, child, err);
+      } else if (src->kind == SRC_ROW_ID) {
+        if (!s->has_first_row_id && (s->n_parts == 0 || s->parts[0].phys_row_id < 0))
+          rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                                "a data file of table %s has no first row id; cannot read _ROW_ID",
+                                s->t->full_name);
+        else {
+          const cp_array_view *phys = s->n_parts && s->parts[0].phys_row_id >= 0
+                                          ? &views[0].children[s->parts[0].phys_row_id]
+                                          : NULL;
+          rc = hidden_column(phys, n, s->first_row_id + s->position, 1, child, err);
+        }
+      } else {
+        const cp_array_view *phys = s->n_parts && s->parts[0].phys_seq >= 0
+                                        ? &views[0].children[s->parts[0].phys_seq]
+                                        : NULL;
+        rc = hidden_column(phys, n, s->max_seq, 0, child, err);
+      }
+    }
+    if (!rc) {
+      out->length = n;
+      out->null_count = 0;
+      s->position += n;
+    } else if (out->release) {
+      out->release(out);
+    }
+  }
+  for (size_t p = 0; p < s->n_parts; p++) {
+    struct ArrowSchema *keep = (struct ArrowSchema *)views[p].schema;
+    cp_array_view_reset(&views[p]);
+    if (keep) {
+      if (keep->release) keep->release(keep);
+      free(keep);
+    }
+    if (batches[p].release) batches[p].release(&batches[p]);
+  }
+  free(batches);
+  free(views);
+  return rc;
+}
+
+/* Keeps the rows of `batch` (all columns) the filter selects, and only the output columns.
+ * *empty when no row passes. */
+static int apply_filter(read_state *s, struct ArrowArray *batch, bool *empty, paimon_error *err) {
+  cp_array_view v;
+  memset(&v, 0, sizeof v);
+  CP_RETURN_IF_ERROR(cp_array_view_init(&v, &s->schema, batch, err));
+  uint8_t *bits = malloc((size_t)(v.length + 8) / 8 + 1);
+  int64_t n_true = 0;
+  int rc =
+      bits ? cp_expr_eval_selection(s->filter, &v, bits, &n_true, err) : CP_ENOMEM(err, "read");
+  struct ArrowArray out;
+  memset(&out, 0, sizeof out);
+  *empty = !rc && n_true == 0;
+  if (!rc && !*empty) rc = cp_array_init(&out, 1, (int64_t)s->n_out, err);
+  for (size_t i = 0; !rc && !*empty && i < s->n_out; i++)
+    rc = n_true == v.length
+             ? cp_array_share((struct ArrowArray *)v.children[i].array, out.children[i], err)
+             : cp_filter(&v.children[i], bits, 0, out.children[i], err);
+  if (!rc && !*empty) out.length = n_true;
+  free(bits);
+  cp_array_view_reset(&v);
+  batch->release(batch);
+  if (rc || *empty) {
+    if (out.release) out.release(&out);
+    return rc;
+  }
+  cp_array_move(&out, batch);
+  return PAIMON_OK;
+}
+
+static int producer_next(void *state, struct ArrowArray *out, paimon_error *err) {
+  read_state *s = state;
+  for (;;) {
+    if (!s->open) {
+      if (s->next_split >= s->n_splits) {
+        out->release = NULL;
+        return PAIMON_OK;
+      }
+      const cp_split *sp = &s->splits[s->next_split++];
+      s->position = 0;
+      int rc = sp->merged ? open_merged(s, sp, err) : open_plain(s, sp, err);
+      if (rc) {
+        close_split(s);
+        return rc;
+      }
+      s->open = true;
+    }
+    bool done;
+    int rc = next_from_split(s, out, &done, err);
+    if (rc) return rc;
+    if (done) {
+      close_split(s);
+      continue;
+    }
+    if (!s->filter) return PAIMON_OK;
+    bool empty;
+    CP_RETURN_IF_ERROR(apply_filter(s, out, &empty, err));
+    if (!empty) return PAIMON_OK;
+  }
+}
+
+/* Adds the columns the filter reads that the output lacks, and renumbers the filter's column
+ * references (bound to the filter row: table columns, then _ROW_ID, _SEQUENCE_NUMBER) to
+ * positions in s->cols. */
+static int add_filter_cols(read_state *s, paimon_error *err) {
+  const cp_type *row = s->t->schema->row;
+  size_t nf = row->n_fields, n_map = nf + 2;
+  int32_t *used = NULL, *map = malloc(n_map * sizeof *map);
+  size_t n_used = 0;
+  int rc = map ? cp_expr_columns(s->filter, &used, &n_used, err) : CP_ENOMEM(err, "read");
+  out_col *cols = rc ? NULL : realloc(s->cols, (s->n_cols + n_used + 1) * sizeof *cols);
+  if (!rc && !cols) rc = CP_ENOMEM(err, "read");
+  if (cols) s->cols = cols;
+  for (size_t i = 0; i < n_map && map; i++) map[i] = -1;
+  for (size_t u = 0; !rc && u < n_used; u++) {
+    int32_t c = used[u];
+    int kind = (size_t)c < nf ? COL_FIELD : ((size_t)c == nf ? COL_ROW_ID : COL_SEQ);
+    size_t k = 0;
+    for (; k < s->n_cols; k++)
+      if (s->cols[k].kind == kind &&
+          (kind != COL_FIELD || s->cols[k].field.id == row->fields[c].id))
+        break;
+    if (k == s->n_cols) {
+      memset(&s->cols[k], 0, sizeof s->cols[k]);
+      s->cols[k].kind = kind;
+      if (kind == COL_FIELD) rc = cp_field_copy(&s->cols[k].field, &row->fields[c], err);
+      if (rc) break;
+      s->n_cols++;
+    }
+    map[c] = (int32_t)k;
+  }
+  if (!rc) rc = cp_expr_remap_columns(s->filter, map, n_map, err);
+  free(used);
+  free(map);
+  return rc;
+}
+
+int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
+                     size_t n, struct ArrowArrayStream *out, paimon_error *err) {
+  read_state *s = calloc(1, sizeof *s);
+  if (!s) return CP_ENOMEM(err, "read");
+  s->t = rb->t;
+  s->batch_size = rb->batch_size;
+  int rc = resolve_cols(rb, &s->cols, &s->n_cols, err);
+  s->n_out = s->n_cols;
+  if (!rc) rc = bind_filter(rb, &s->filter, err);
+  if (!rc && s->filter) rc = add_filter_cols(s, err);
+  if (!rc) rc = cols_schema(s->cols, s->n_cols, &s->schema, err);
+  size_t count = indices ? n : plan->n_splits;
+  if (!rc && !(s->splits = calloc(count ? count : 1, sizeof *s->splits)))
+    rc = CP_ENOMEM(err, "read");
+  /* The stream outlives the plan: copy the splits' files into the stream's own arena. */
+  for (size_t i = 0; !rc && i < count; i++) {
+    size_t k = indices ? indices[i] : i;
+    if (k >= plan->n_splits) {
+      rc = paimon_error_set(err, PAIMON_EINVAL, "split %zu out of range (%zu splits)", k,
+                            plan->n_splits);
+      break;
+    }
+    cp_split sp = plan->splits[k];
+    cp_manifest_entry *files = cp_arena_alloc(&s->arena, sp.n_files * sizeof *files);
+    if (!files) rc = CP_ENOMEM(err, "read");
+    for (size_t f = 0; !rc && f < sp.n_files; f++)
+      rc = cp_manifest_entry_copy(&files[f], &sp.files[f], &s->arena, err);
+    if (!rc) {
+      sp.files = files;
+      sp.partition = files[0].partition;
+      s->splits[s->n_splits++] = sp;
+    }
+  }
+  struct ArrowSchema schema;
+  memset(&schema, 0, sizeof schema);
+  if (!rc) rc = cols_schema(s->cols, s->n_out, &schema, err);
+  if (rc) {
+    state_free(s);
+    return rc;
+  }
+  return cp_stream_from_producer(out, &schema, producer_next, state_free, s, err);
+}

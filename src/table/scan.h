@@ -1,0 +1,46 @@
+/*
+ * Planning and reading (include/cpaimon/read.h). Internals shared by the read path and by the
+ * updaters that read before they write.
+ */
+#ifndef CP_TABLE_SCAN_H
+#define CP_TABLE_SCAN_H
+
+#include "cpaimon/read.h"
+#include "meta/data_file.h"
+#include "meta/snapshot.h"
+#include "table/file_store.h"
+#include "table/table.h"
+
+/* One unit of reading: a single data file, or (data-evolution tables) a group of files covering
+ * the same row-id range, read merged. Files point into the plan's arena. */
+typedef struct cp_split {
+  cp_bytes partition;
+  int32_t bucket;
+  cp_manifest_entry *files;
+  size_t n_files;
+  bool merged;          /* a data-evolution group: align files by position */
+  int64_t first_row_id; /* merged groups: the group's range start (-1 if none) */
+  int64_t row_count;    /* rows of the split */
+} cp_split;
+
+struct paimon_plan {
+  int64_t snapshot_id;
+  cp_split *splits;
+  size_t n_splits;
+  cp_arena arena;
+};
+
+struct cp_expr;
+
+/* The row type filters are bound to: the table's columns, then `_ROW_ID` and `_SEQUENCE_NUMBER`
+ * (BIGINT NOT NULL) on row-tracking tables. *out is owned by the caller. */
+int cp_table_filter_row(paimon_table *t, cp_type **out, paimon_error *err);
+
+/* Plans the live files of `snap` (NULL: empty plan). Data-evolution tables group files by row-id
+ * range (data-evolution.md §2.3). `filter` (bound to cp_table_filter_row, may be NULL) skips
+ * manifests and partitions whose partition values cannot match, and — on tables without data
+ * evolution, where each file holds whole rows — files whose value statistics cannot match. */
+int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_expr *filter,
+                     paimon_plan **out, paimon_error *err);
+
+#endif

@@ -1,0 +1,221 @@
+/* Table handles, their core options, and ALTER TABLE (catalog.h; spec/format.md §2, §8;
+ * Java SchemaManager.generateTableSchema for the change semantics and messages). */
+#include "table/table.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/json.h"
+#include "base/status.h"
+#include "base/time.h"
+#include "meta/binary_row.h"
+#include "table/paths.h"
+#include "table/store.h"
+#include "types/special_fields.h"
+#include "types/type_arrow.h"
+#include "types/type_sql.h"
+
+static const char *opt_or(const cp_table_schema *s, const char *key, const char *dflt) {
+  const char *v = cp_options_get(&s->options, key);
+  return v ? v : dflt;
+}
+
+int cp_core_options_parse(const cp_table_schema *s, cp_core_options *o, paimon_error *err) {
+  const cp_options *opts = &s->options;
+  memset(o, 0, sizeof *o);
+  CP_RETURN_IF_ERROR(cp_options_int64(opts, CP_OPT_BUCKET, -1, &o->bucket, err));
+  CP_RETURN_IF_ERROR(cp_options_bool(opts, CP_OPT_ROW_TRACKING, false, &o->row_tracking, err));
+  CP_RETURN_IF_ERROR(cp_options_bool(opts, CP_OPT_DATA_EVOLUTION, false, &o->data_evolution, err));
+  CP_RETURN_IF_ERROR(
+      cp_options_bool(opts, CP_OPT_DELETION_VECTORS, false, &o->deletion_vectors, err));
+  CP_RETURN_IF_ERROR(cp_options_bool(opts, CP_OPT_PARTITION_GROUP_ON_COMMIT, true,
+                                     &o->partition_group_on_commit, err));
+  CP_RETURN_IF_ERROR(cp_options_memory_size(opts, CP_OPT_TARGET_FILE_SIZE, 256LL << 20,
+                                            &o->target_file_size, err));
+  const char *codec = opt_or(s, CP_OPT_FILE_COMPRESSION, "zstd");
+  /* Parquet "lz4" means LZ4_RAW when writing (spec/parquet.md §2.3.4). */
+  if (strcasecmp(codec, "lz4") == 0)
+    o->file_codec = CP_CODEC_LZ4_RAW;
+  else {
+    int rc = cp_codec_from_name(codec, &o->file_codec, err);
+    if (rc) return paimon_error_prefix(err, "table option '%s'", CP_OPT_FILE_COMPRESSION);
+  }
+  int64_t level;
+  CP_RETURN_IF_ERROR(cp_options_int64(opts, CP_OPT_FILE_COMPRESSION_ZSTD_LEVEL, 1, &level, err));
+  o->file_zstd_level = (int)level;
+  o->file_format = opt_or(s, CP_OPT_FILE_FORMAT, "parquet");
+  const char *mcodec = opt_or(s, CP_OPT_MANIFEST_COMPRESSION, "zstd");
+  o->manifest_codec = strcasecmp(mcodec, "zstd") == 0 ? "zstandard" : mcodec;
+  CP_RETURN_IF_ERROR(cp_options_memory_size(opts, CP_OPT_MANIFEST_TARGET_FILE_SIZE, 8LL << 20,
+                                            &o->manifest_target_size, err));
+  CP_RETURN_IF_ERROR(cp_options_int64(opts, CP_OPT_MANIFEST_MERGE_MIN_COUNT, 30,
+                                      &o->manifest_merge_min_count, err));
+  o->partition_default_name = opt_or(s, CP_OPT_PARTITION_DEFAULT_NAME, "__DEFAULT_PARTITION__");
+  CP_RETURN_IF_ERROR(
+      cp_options_int64(opts, CP_OPT_COMMIT_MAX_RETRIES, 10, &o->commit_max_retries, err));
+  o->data_file_prefix = opt_or(s, CP_OPT_DATA_FILE_PREFIX, "data-");
+  o->full_stats = strcasecmp(opt_or(s, CP_OPT_STATS_MODE, "none"), "full") == 0;
+  return PAIMON_OK;
+}
+
+int cp_table_open(paimon_catalog *c, const char *db, const char *name, paimon_table **out,
+                  paimon_error *err) {
+  paimon_table *t = calloc(1, sizeof *t);
+  if (!t) return CP_ENOMEM(err, "table");
+  t->catalog = c;
+  t->fs = c->fs;
+  size_t n = strlen(c->warehouse) + strlen(db) + strlen(name) + 8;
+  t->path = malloc(n);
+  t->database = strdup(db);
+  t->name = strdup(name);
+  t->full_name = malloc(strlen(db) + strlen(name) + 2);
+  int rc =
+      (t->path && t->database && t->name && t->full_name) ? PAIMON_OK : CP_ENOMEM(err, "table");
+  if (!rc) {
+    snprintf(t->path, n, "%s/%s.db/%s", c->warehouse, db, name);
+    sprintf(t->full_name, "%s.%s", db, name);
+    rc = cp_schema_load_latest(t->fs, t->path, &t->schema, err);
+    if (rc == PAIMON_ENOTFOUND)
+      rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s does not exist.", t->full_name);
+  }
+  if (!rc) {
+    rc = cp_core_options_parse(t->schema, &t->options, err);
+    if (rc) paimon_error_prefix(err, "table %s", t->full_name);
+  }
+  if (rc) {
+    paimon_table_free(t);
+    return rc;
+  }
+  *out = t;
+  return PAIMON_OK;
+}
+
+void paimon_table_free(paimon_table *t) {
+  if (!t) return;
+  cp_table_schema_free(t->schema);
+  for (size_t i = 0; i < t->n_schema_cache; i++) cp_table_schema_free(t->schema_cache[i]);
+  free(t->schema_cache);
+  free(t->path);
+  free(t->database);
+  free(t->name);
+  free(t->full_name);
+  free(t);
+}
+
+int cp_table_refresh_schema(paimon_table *t, paimon_error *err) {
+  cp_table_schema *s;
+  CP_RETURN_IF_ERROR(cp_schema_load_latest(t->fs, t->path, &s, err));
+  cp_core_options o;
+  int rc = cp_core_options_parse(s, &o, err);
+  if (rc) {
+    cp_table_schema_free(s);
+    return rc;
+  }
+  cp_table_schema_free(t->schema);
+  t->schema = s;
+  t->options = o;
+  return PAIMON_OK;
+}
+
+int cp_table_schema_by_id(paimon_table *t, int64_t id, const cp_table_schema **out,
+                          paimon_error *err) {
+  if (t->schema->id == id) {
+    *out = t->schema;
+    return PAIMON_OK;
+  }
+  for (size_t i = 0; i < t->n_schema_cache; i++)
+    if (t->schema_cache[i]->id == id) {
+      *out = t->schema_cache[i];
+      return PAIMON_OK;
+    }
+  cp_table_schema *s;
+  CP_RETURN_IF_ERROR(cp_schema_load(t->fs, t->path, id, &s, err));
+  cp_table_schema **cache = realloc(t->schema_cache, (t->n_schema_cache + 1) * sizeof *cache);
+  if (!cache) {
+    cp_table_schema_free(s);
+    return CP_ENOMEM(err, "schema cache");
+  }
+  t->schema_cache = cache;
+  cache[t->n_schema_cache++] = s;
+  *out = s;
+  return PAIMON_OK;
+}
+
+const char *paimon_table_name(const paimon_table *t) { return t->full_name; }
+const char *paimon_table_path(const paimon_table *t) { return t->path; }
+int64_t paimon_table_schema_id(const paimon_table *t) { return t->schema->id; }
+
+int paimon_table_arrow_schema(const paimon_table *t, struct ArrowSchema *out, paimon_error *err) {
+  return cp_row_to_arrow_schema(t->schema->row, out, err);
+}
+
+int paimon_table_schema_json(const paimon_table *t, char **out, paimon_error *err) {
+  cp_buf b = CP_BUF_INIT;
+  int rc = cp_table_schema_write(t->schema, &b, err);
+  if (!rc) rc = cp_buf_nul_terminate(&b, err);
+  if (rc) {
+    cp_buf_free(&b);
+    return rc;
+  }
+  *out = (char *)cp_buf_detach(&b);
+  return PAIMON_OK;
+}
+
+const char *paimon_table_option(const paimon_table *t, const char *key) {
+  return cp_options_get(&t->schema->options, key);
+}
+
+size_t paimon_table_partition_key_count(const paimon_table *t) {
+  return t->schema->n_partition_keys;
+}
+
+const char *paimon_table_partition_key(const paimon_table *t, size_t i) {
+  return i < t->schema->n_partition_keys ? t->schema->partition_keys[i] : NULL;
+}
+
+int paimon_table_latest_snapshot_id(paimon_table *t, int64_t *out, paimon_error *err) {
+  bool exists;
+  CP_RETURN_IF_ERROR(cp_snapshot_latest_id(t->fs, t->path, out, &exists, err));
+  if (!exists) *out = 0;
+  return PAIMON_OK;
+}
+
+int cp_table_partition_path(paimon_table *t, cp_bytes partition, cp_buf *out, paimon_error *err) {
+  const cp_table_schema *s = t->schema;
+  size_t k = s->n_partition_keys;
+  if (k == 0) return PAIMON_OK;
+  const cp_type **types = malloc(k * sizeof *types);
+  cp_datum *values = malloc(k * sizeof *values);
+  int rc = (types && values) ? PAIMON_OK : CP_ENOMEM(err, "partition");
+  for (size_t i = 0; !rc && i < k; i++)
+    types[i] = s->row->fields[cp_table_schema_partition_index(s, i)].type;
+  if (!rc)
+    rc = cp_binary_row_read(partition.data, partition.len, (const cp_type *const *)types, k, values,
+                            err);
+  if (!rc)
+    rc = cp_partition_path((const char *const *)s->partition_keys, (const cp_type *const *)types,
+                           values, k, t->options.partition_default_name, out, err);
+  free(types);
+  free(values);
+  return rc;
+}
+
+int cp_data_file_path(paimon_table *t, cp_bytes partition, int32_t bucket,
+                      const cp_data_file_meta *f, char **out, paimon_error *err) {
+  if (f->external_path) {
+    *out = strdup(f->external_path);
+    return *out ? PAIMON_OK : CP_ENOMEM(err, "path");
+  }
+  cp_buf b = CP_BUF_INIT;
+  int rc = cp_buf_appendf(&b, err, "%s/", t->path);
+  if (!rc) rc = cp_table_partition_path(t, partition, &b, err);
+  if (!rc) rc = cp_buf_appendf(&b, err, "bucket-%d/%s", (int)bucket, f->file_name);
+  if (!rc) rc = cp_buf_nul_terminate(&b, err);
+  if (rc) {
+    cp_buf_free(&b);
+    return rc;
+  }
+  *out = (char *)cp_buf_detach(&b);
+  return PAIMON_OK;
+}

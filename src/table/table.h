@@ -1,0 +1,82 @@
+/*
+ * Internal definitions of the catalog and table handles (include/cpaimon/catalog.h) and the
+ * table's core options parsed once (spec/format.md §8, data-evolution.md §0).
+ */
+#ifndef CP_TABLE_TABLE_H
+#define CP_TABLE_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/codec.h"
+#include "base/fs.h"
+#include "cpaimon/catalog.h"
+#include "meta/data_file.h"
+#include "meta/schema.h"
+
+struct paimon_catalog {
+  cp_fs *fs;
+  char *warehouse;
+};
+
+/* Options the write, commit and read paths consult, with Paimon's defaults. */
+typedef struct cp_core_options {
+  int64_t bucket; /* -1: unaware */
+  bool row_tracking;
+  bool data_evolution;
+  bool deletion_vectors;
+  bool partition_group_on_commit;   /* default true */
+  int64_t target_file_size;         /* 256 MiB for append tables */
+  cp_codec file_codec;              /* zstd */
+  int file_zstd_level;              /* 1 */
+  const char *file_format;          /* "parquet" (borrowed from the schema options) */
+  const char *manifest_codec;       /* Avro codec name, "zstandard" */
+  int64_t manifest_target_size;     /* 8 MiB */
+  int64_t manifest_merge_min_count; /* 30 */
+  const char *partition_default_name;
+  int64_t commit_max_retries;   /* 10 */
+  const char *data_file_prefix; /* "data-" */
+  bool full_stats;              /* metadata.stats-mode = full (else none) */
+} cp_core_options;
+
+/* Parses the options of `schema` (bad values are EINVAL naming the option). */
+int cp_core_options_parse(const cp_table_schema *schema, cp_core_options *out, paimon_error *err);
+
+struct paimon_table {
+  paimon_catalog *catalog; /* borrowed */
+  cp_fs *fs;               /* the catalog's */
+  char *path;              /* table directory */
+  char *database;
+  char *name;
+  char *full_name;         /* "db.table" */
+  cp_table_schema *schema; /* latest at load time */
+  cp_core_options options;
+  /* Older schemas loaded on demand (files written before ALTERs), by id. */
+  cp_table_schema **schema_cache;
+  size_t n_schema_cache;
+};
+
+/* Returns the schema with `id` (the table's own for its id, else loaded and cached). Borrowed. */
+int cp_table_schema_by_id(paimon_table *table, int64_t id, const cp_table_schema **out,
+                          paimon_error *err);
+
+/* Loads a table by path (used by the catalog and tools). */
+int cp_table_open(paimon_catalog *catalog, const char *database, const char *name,
+                  paimon_table **out, paimon_error *err);
+
+/* The full path of a data file: its external path if set, else
+ * <table>/<partition path>/bucket-<b>/<name> with the partition path rendered from the serialized
+ * partition row (spec/format.md §1.3). *out is malloc'd. */
+struct cp_data_file_meta;
+int cp_data_file_path(paimon_table *table, cp_bytes partition, int32_t bucket,
+                      const struct cp_data_file_meta *file, char **out, paimon_error *err);
+
+/* The partition path "k=v/..." (with trailing '/', empty when unpartitioned) of a serialized
+ * partition row, appended to `out`. */
+int cp_table_partition_path(paimon_table *table, cp_bytes partition, cp_buf *out,
+                            paimon_error *err);
+
+/* Reloads the latest schema (after ALTER TABLE). */
+int cp_table_refresh_schema(paimon_table *table, paimon_error *err);
+
+#endif

@@ -1,0 +1,513 @@
+/*
+ * Table writes (include/cpaimon/write.h; DESIGN.md "write → commit"): input batches are matched to
+ * the write columns by name and converted to their Arrow types, split by partition (hash grouping
+ * on the partition columns), and written by one rolling Parquet writer per partition; closed files
+ * become DataFileMeta records (spec/format.md §4.4, §10 item 3) in per-partition commit messages.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arrow/ops.h"
+#include "arrow/schema.h"
+#include "arrow/stream.h"
+#include "base/status.h"
+#include "base/time.h"
+#include "base/uuid.h"
+#include "cpaimon/write.h"
+#include "format/parquet/writer.h"
+#include "meta/binary_row.h"
+#include "table/commit_message.h"
+#include "table/paths.h"
+#include "table/stats.h"
+#include "table/table.h"
+#include "types/datum_arrow.h"
+#include "types/type_arrow.h"
+
+/* One partition's open file and the files it has finished. */
+typedef struct partition_writer {
+  cp_bytes partition; /* serialized BinaryRow (in the write's arena) */
+  char *dir;          /* bucket directory */
+  cp_wfile *file;
+  cp_pq_writer *pq;
+  char *path;
+  const char *file_name;
+  cp_data_file_meta *done;
+  size_t n_done, cap_done;
+} partition_writer;
+
+struct paimon_write {
+  paimon_table *table;
+  cp_type *write_row;             /* the written columns, in write order */
+  bool all_columns;               /* write_cols = null in the metadata */
+  struct ArrowSchema write_arrow; /* struct schema of write_row */
+  size_t *part_index;             /* partition key i -> index in write_row */
+  size_t n_part;
+  cp_pq_writer_options pq_opts;
+  char uuid[37];
+  int file_counter;
+  partition_writer *writers;
+  size_t n_writers;
+  cp_arena arena; /* partitions, file names, stats of finished files */
+};
+
+/* ------------------------------------ setup ------------------------------------ */
+
+static int build_write_row(paimon_write *w, const char *const *cols, size_t n, paimon_error *err) {
+  const cp_type *row = w->table->schema->row;
+  if (!cols) n = row->n_fields;
+  cp_field *fields = calloc(n ? n : 1, sizeof *fields);
+  if (!fields) return CP_ENOMEM(err, "write");
+  int rc = PAIMON_OK;
+  size_t k = 0;
+  for (; k < n && !rc; k++) {
+    ptrdiff_t idx = cols ? cp_row_field_index(row, cols[k]) : (ptrdiff_t)k;
+    if (idx < 0) {
+      rc = paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in table schema.", cols[k]);
+      break;
+    }
+    for (size_t j = 0; j < k && !rc; j++)
+      if (strcmp(fields[j].name, row->fields[idx].name) == 0)
+        rc = paimon_error_set(err, PAIMON_EINVAL, "column '%s' is listed twice", fields[j].name);
+    if (!rc) rc = cp_field_copy(&fields[k], &row->fields[idx], err);
+    if (rc) break;
+  }
+  if (!rc) {
+    rc = cp_type_new_row(&w->write_row, fields, k, false, err);
+    k = 0;
+  }
+  for (size_t j = 0; j < k; j++) cp_field_clear(&fields[j]);
+  free(fields);
+  w->all_columns = !cols || n == row->n_fields;
+  return rc;
+}
+
+static int resolve_partitions(paimon_write *w, paimon_error *err) {
+  const cp_table_schema *s = w->table->schema;
+  w->n_part = s->n_partition_keys;
+  if (!w->n_part) return PAIMON_OK;
+  w->part_index = calloc(w->n_part, sizeof *w->part_index);
+  if (!w->part_index) return CP_ENOMEM(err, "write");
+  for (size_t i = 0; i < w->n_part; i++) {
+    ptrdiff_t idx = cp_row_field_index(w->write_row, s->partition_keys[i]);
+    if (idx < 0)
+      return paimon_error_set(err, PAIMON_EINVAL,
+                              "table %s: the write columns must include partition column '%s'",
+                              w->table->full_name, s->partition_keys[i]);
+    w->part_index[i] = (size_t)idx;
+  }
+  return PAIMON_OK;
+}
+
+int paimon_write_new(paimon_write **out, paimon_table *table, const char *const *write_cols,
+                     size_t n_write_cols, paimon_error *err) {
+  paimon_write *w = calloc(1, sizeof *w);
+  if (!w) return CP_ENOMEM(err, "write");
+  w->table = table;
+  int rc = build_write_row(w, write_cols, n_write_cols, err);
+  if (!rc) rc = resolve_partitions(w, err);
+  if (!rc) rc = cp_row_to_arrow_schema(w->write_row, &w->write_arrow, err);
+  if (!rc) rc = cp_uuid_v4(w->uuid, err);
+  if (!rc) {
+    cp_pq_writer_options_init(&w->pq_opts);
+    w->pq_opts.codec = table->options.file_codec;
+    w->pq_opts.compression_level =
+        table->options.file_codec == CP_CODEC_ZSTD ? table->options.file_zstd_level : 0;
+  }
+  if (rc) {
+    paimon_write_free(w);
+    return rc;
+  }
+  *out = w;
+  return PAIMON_OK;
+}
+
+/* ------------------------------------ input normalization ------------------------------------ */
+
+/* Builds a struct array with the write columns, in write order and with their Arrow types, from
+ * `batch`: children matched by name, shared (zero-copy) when the type already matches, cast
+ * otherwise. */
+static int normalize(paimon_write *w, const struct ArrowSchema *schema,
+                     const struct ArrowArray *batch, struct ArrowArray *out, paimon_error *err) {
+  cp_array_view in;
+  memset(&in, 0, sizeof in);
+  CP_RETURN_IF_ERROR(cp_array_view_init(&in, schema, batch, err));
+  int rc = PAIMON_OK;
+  if (in.type.id != CP_ARROW_STRUCT)
+    rc = paimon_error_set(err, PAIMON_EINVAL, "input must be a record batch (struct array)");
+  size_t n = w->write_row->n_fields;
+  for (int64_t c = 0; !rc && c < in.n_children; c++)
+    if (cp_row_field_index(w->write_row, in.children[c].name) < 0)
+      rc =
+          paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in the write columns of table %s.",
+                           in.children[c].name, w->table->full_name);
+  if (!rc) rc = cp_array_init(out, 1, (int64_t)n, err);
+  if (!rc) out->length = in.length;
+  for (size_t i = 0; !rc && i < n; i++) {
+    const cp_field *f = &w->write_row->fields[i];
+    int64_t c = cp_view_child_index(&in, f->name);
+    if (c < 0) {
+      rc = paimon_error_set(err, PAIMON_EINVAL, "Column %s is missing in the input data.", f->name);
+      break;
+    }
+    const cp_array_view *cv = &in.children[c];
+    const struct ArrowSchema *want = w->write_arrow.children[i];
+    if (cp_schema_equal(cv->schema, want, 0)) {
+      /* Zero-copy: share the child, shifted by the struct's own offset. */
+      rc = cp_array_share((struct ArrowArray *)cv->array, out->children[i], err);
+      if (!rc && (batch->offset || cv->array->length != in.length))
+        rc = cp_array_slice_inplace(out->children[i], batch->offset, in.length, err);
+    } else if (cp_cast_supported(cv->schema, want)) {
+      rc = cp_cast(cv, want, out->children[i], err);
+      if (rc) paimon_error_prefix(err, "column %s", f->name);
+    } else {
+      cp_buf a = CP_BUF_INIT, b = CP_BUF_INIT;
+      cp_schema_to_string(cv->schema, &a, NULL);
+      cp_schema_to_string(want, &b, NULL);
+      cp_buf_nul_terminate(&a, NULL);
+      cp_buf_nul_terminate(&b, NULL);
+      rc = paimon_error_set(err, PAIMON_EINVAL,
+                            "Column %s has type %s in the input, which cannot be written to %s "
+                            "(Arrow %s)",
+                            f->name, a.data ? (char *)a.data : "?",
+                            cp_type_kind_name(f->type->kind), b.data ? (char *)b.data : "?");
+      cp_buf_free(&a);
+      cp_buf_free(&b);
+    }
+  }
+  cp_array_view_reset(&in);
+  if (rc && out->release) out->release(out);
+  return rc;
+}
+
+/* ------------------------------------ files ------------------------------------ */
+
+/* Local wall-clock time encoded as if it were UTC, as both Paimon writers store _CREATION_TIME
+ * (spec/format.md §4.4). */
+static int64_t local_millis_as_utc(void) {
+  int64_t now = cp_now_millis();
+  time_t secs = (time_t)(now / 1000);
+  struct tm local;
+  if (!localtime_r(&secs, &local)) return now;
+  return now + (int64_t)local.tm_gmtoff * 1000;
+}
+
+static int open_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
+  char name[128];
+  snprintf(name, sizeof name, "%s%s-%d.parquet", w->table->options.data_file_prefix, w->uuid,
+           w->file_counter++);
+  size_t n = strlen(pw->dir) + strlen(name) + 2;
+  pw->path = malloc(n);
+  pw->file_name = cp_arena_strdup(&w->arena, name);
+  if (!pw->path || !pw->file_name) return CP_ENOMEM(err, "write");
+  snprintf(pw->path, n, "%s/%s", pw->dir, name);
+  CP_RETURN_IF_ERROR(cp_fs_create(w->table->fs, pw->path, CP_CREATE_EXCLUSIVE, &pw->file, err));
+  int rc = cp_pq_writer_open(&pw->pq, pw->file, w->write_row, &w->pq_opts, err);
+  if (rc) {
+    cp_wfile_abort(pw->file);
+    pw->file = NULL;
+  }
+  return rc;
+}
+
+static void discard_open_file(partition_writer *pw) {
+  cp_pq_writer_free(pw->pq);
+  pw->pq = NULL;
+  if (pw->file) cp_wfile_abort(pw->file);
+  pw->file = NULL;
+  free(pw->path);
+  pw->path = NULL;
+}
+
+/* Closes the open file into a DataFileMeta (§4.4: empty keys, level 0, APPEND, sequence 0/0 for
+ * the committer to stamp, first_row_id unset for the committer to assign). */
+static int finish_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
+  if (cp_pq_writer_row_count(pw->pq) == 0) { /* every batch was rejected: no file */
+    discard_open_file(pw);
+    return PAIMON_OK;
+  }
+  cp_pq_file_stats st;
+  int rc = cp_pq_writer_close(pw->pq, &st, err);
+  if (!rc) rc = cp_wfile_sync(pw->file, err);
+  if (rc) {
+    discard_open_file(pw);
+    return rc;
+  }
+  if (pw->n_done == pw->cap_done) {
+    size_t cap = pw->cap_done ? pw->cap_done * 2 : 4;
+    cp_data_file_meta *d = realloc(pw->done, cap * sizeof *d);
+    if (!d) {
+      discard_open_file(pw);
+      return CP_ENOMEM(err, "write");
+    }
+    pw->done = d;
+    pw->cap_done = cap;
+  }
+  cp_data_file_meta *m = &pw->done[pw->n_done];
+  memset(m, 0, sizeof *m);
+  m->file_name = pw->file_name;
+  m->file_size = (int64_t)st.file_size;
+  m->row_count = st.num_rows;
+  m->min_key = m->max_key = (cp_bytes){cp_binary_row_empty, 12};
+  m->key_stats = cp_simple_stats_empty();
+  rc =
+      cp_build_value_stats(&w->table->schema->options, w->write_row, st.columns, &w->arena, m, err);
+  m->schema_id = w->table->schema->id;
+  m->has_creation_time = true;
+  m->creation_time_millis = local_millis_as_utc();
+  m->has_delete_row_count = true;
+  m->has_file_source = true;
+  m->file_source = CP_FILE_SOURCE_APPEND;
+  if (!w->all_columns) {
+    size_t n = w->write_row->n_fields;
+    const char **cols = cp_arena_alloc(&w->arena, n * sizeof *cols);
+    if (!cols) rc = rc ? rc : CP_ENOMEM(err, "write");
+    for (size_t i = 0; cols && i < n; i++) cols[i] = w->write_row->fields[i].name;
+    m->has_write_cols = true;
+    m->write_cols = (cp_strings){cols, n};
+  }
+  if (!rc) rc = cp_wfile_close(pw->file, err);
+  pw->file = NULL;
+  cp_pq_writer_free(pw->pq);
+  pw->pq = NULL;
+  if (rc) {
+    cp_fs_delete(w->table->fs, pw->path, NULL);
+  } else {
+    pw->n_done++;
+  }
+  free(pw->path);
+  pw->path = NULL;
+  return rc;
+}
+
+static int find_writer(paimon_write *w, cp_bytes partition, partition_writer **out,
+                       paimon_error *err) {
+  for (size_t i = 0; i < w->n_writers; i++)
+    if (w->writers[i].partition.len == partition.len &&
+        memcmp(w->writers[i].partition.data, partition.data, partition.len) == 0) {
+      *out = &w->writers[i];
+      return PAIMON_OK;
+    }
+  partition_writer *ws = realloc(w->writers, (w->n_writers + 1) * sizeof *ws);
+  if (!ws) return CP_ENOMEM(err, "write");
+  w->writers = ws;
+  partition_writer *pw = &ws[w->n_writers];
+  memset(pw, 0, sizeof *pw);
+  uint8_t *copy = cp_arena_alloc(&w->arena, partition.len);
+  if (!copy) return CP_ENOMEM(err, "write");
+  memcpy(copy, partition.data, partition.len);
+  pw->partition = (cp_bytes){copy, partition.len};
+  cp_buf rel = CP_BUF_INIT;
+  int rc = cp_table_partition_path(w->table, pw->partition, &rel, err);
+  if (!rc) rc = cp_buf_nul_terminate(&rel, err);
+  if (!rc) {
+    pw->dir = cp_bucket_dir(w->table->path, rel.data ? (char *)rel.data : "", 0);
+    if (!pw->dir) rc = CP_ENOMEM(err, "write");
+  }
+  cp_buf_free(&rel);
+  if (rc) return rc;
+  w->n_writers++;
+  *out = pw;
+  return PAIMON_OK;
+}
+
+/* Writes rows of one partition; rolls the file at target-file-size. */
+static int write_partition(paimon_write *w, cp_bytes partition, const struct ArrowArray *rows,
+                           paimon_error *err) {
+  partition_writer *pw = NULL;
+  CP_RETURN_IF_ERROR(find_writer(w, partition, &pw, err));
+  if (!pw->pq) CP_RETURN_IF_ERROR(open_file(w, pw, err));
+  int rc = cp_pq_writer_write(pw->pq, &w->write_arrow, rows, err);
+  if (rc) {
+    /* A rejected batch leaves the writer intact; other failures poison the file. */
+    if (rc != PAIMON_EINVAL) discard_open_file(pw);
+    return rc;
+  }
+  if ((int64_t)cp_pq_writer_estimated_size(pw->pq) >= w->table->options.target_file_size)
+    return finish_file(w, pw, err);
+  return PAIMON_OK;
+}
+
+/* ------------------------------------ partition split ------------------------------------ */
+
+/* The serialized partition row of row `r` (into `out`, cleared first). */
+static int partition_of_row(paimon_write *w, const cp_array_view *batch, int64_t r, cp_buf *out,
+                            paimon_error *err) {
+  const cp_type *types[64];
+  cp_datum values[64];
+  if (w->n_part > 64)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED, "more than 64 partition keys");
+  for (size_t i = 0; i < w->n_part; i++) {
+    const cp_field *f = &w->write_row->fields[w->part_index[i]];
+    types[i] = f->type;
+    CP_RETURN_IF_ERROR(
+        cp_datum_from_view(f->type, &batch->children[w->part_index[i]], r, &values[i], err));
+  }
+  cp_buf_clear(out);
+  return cp_binary_row_write(types, values, w->n_part, out, err);
+}
+
+/* Groups rows by partition: hash the partition columns (vectorized), then resolve collisions by
+ * comparing rows; writes each group with `take` (or the batch itself when it holds one partition).
+ */
+static int split_and_write(paimon_write *w, const struct ArrowArray *norm, paimon_error *err) {
+  cp_array_view v;
+  memset(&v, 0, sizeof v);
+  CP_RETURN_IF_ERROR(cp_array_view_init(&v, &w->write_arrow, norm, err));
+  int64_t n = v.length;
+  int rc = PAIMON_OK;
+  cp_buf key = CP_BUF_INIT;
+  uint64_t *hashes = NULL;
+  int64_t *group_of = NULL, *first_row = NULL, *order = NULL, *counts = NULL;
+  if (w->n_part == 0 || n == 0) {
+    cp_bytes empty = {cp_binary_row_empty, 12};
+    if (n) rc = write_partition(w, empty, norm, err);
+    goto done;
+  }
+  cp_array_view keys[64];
+  for (size_t i = 0; i < w->n_part; i++) keys[i] = v.children[w->part_index[i]];
+  hashes = malloc((size_t)n * sizeof *hashes);
+  group_of = malloc((size_t)n * sizeof *group_of);
+  first_row = malloc((size_t)n * sizeof *first_row);
+  if (!hashes || !group_of || !first_row) {
+    rc = CP_ENOMEM(err, "write");
+    goto done;
+  }
+  CP_GOTO_IF_ERROR(rc, cp_hash_rows(keys, (int64_t)w->n_part, hashes, err), done);
+  int64_t n_groups = 0;
+  for (int64_t r = 0; r < n; r++) {
+    int64_t g = 0;
+    for (; g < n_groups; g++) {
+      int64_t f = first_row[g];
+      if (hashes[f] != hashes[r]) continue;
+      bool same = true;
+      for (size_t k = 0; k < w->n_part && same; k++) same = cp_rows_equal(&keys[k], f, &keys[k], r);
+      if (same) break;
+    }
+    if (g == n_groups) first_row[n_groups++] = r;
+    group_of[r] = g;
+  }
+  if (n_groups == 1) {
+    CP_GOTO_IF_ERROR(rc, partition_of_row(w, &v, 0, &key, err), done);
+    rc = write_partition(w, (cp_bytes){key.data, key.len}, norm, err);
+    goto done;
+  }
+  /* Counting sort of row numbers by group, then one take per group. */
+  counts = calloc((size_t)n_groups + 1, sizeof *counts);
+  order = malloc((size_t)n * sizeof *order);
+  if (!counts || !order) {
+    rc = CP_ENOMEM(err, "write");
+    goto done;
+  }
+  for (int64_t r = 0; r < n; r++) counts[group_of[r] + 1]++;
+  for (int64_t g = 0; g < n_groups; g++) counts[g + 1] += counts[g];
+  for (int64_t r = 0; r < n; r++) order[counts[group_of[r]]++] = r;
+  for (int64_t g = 0, start = 0; g < n_groups && !rc; g++) {
+    int64_t end = counts[g];
+    struct ArrowArray part;
+    memset(&part, 0, sizeof part);
+    CP_GOTO_IF_ERROR(rc, partition_of_row(w, &v, first_row[g], &key, err), done);
+    rc = cp_take(&v, order + start, end - start, &part, err);
+    if (!rc) rc = write_partition(w, (cp_bytes){key.data, key.len}, &part, err);
+    if (part.release) part.release(&part);
+    start = end;
+  }
+done:
+  cp_buf_free(&key);
+  free(hashes);
+  free(group_of);
+  free(first_row);
+  free(order);
+  free(counts);
+  cp_array_view_reset(&v);
+  return rc;
+}
+
+/* ------------------------------------ public API ------------------------------------ */
+
+int paimon_write_batch(paimon_write *w, const struct ArrowSchema *schema,
+                       const struct ArrowArray *batch, paimon_error *err) {
+  struct ArrowArray norm;
+  memset(&norm, 0, sizeof norm);
+  int rc = normalize(w, schema, batch, &norm, err);
+  if (!rc) rc = split_and_write(w, &norm, err);
+  if (norm.release) norm.release(&norm);
+  if (rc) paimon_error_prefix(err, "write to table %s", w->table->full_name);
+  return rc;
+}
+
+int paimon_write_stream(paimon_write *w, struct ArrowArrayStream *stream, paimon_error *err) {
+  struct ArrowSchema schema;
+  memset(&schema, 0, sizeof schema);
+  int rc = cp_stream_get_schema(stream, &schema, err);
+  while (!rc) {
+    struct ArrowArray batch;
+    memset(&batch, 0, sizeof batch);
+    rc = cp_stream_next(stream, &batch, err);
+    if (rc || !batch.release) break; /* end of stream: released (empty) array */
+    rc = paimon_write_batch(w, &schema, &batch, err);
+    batch.release(&batch);
+  }
+  if (schema.release) schema.release(&schema);
+  cp_stream_release(stream);
+  return rc;
+}
+
+int paimon_write_prepare_commit(paimon_write *w, paimon_commit_messages **out, paimon_error *err) {
+  int rc = paimon_commit_messages_new(out, err);
+  for (size_t i = 0; i < w->n_writers && !rc; i++)
+    if (w->writers[i].pq) rc = finish_file(w, &w->writers[i], err);
+  for (size_t i = 0; i < w->n_writers && !rc; i++) {
+    partition_writer *pw = &w->writers[i];
+    if (!pw->n_done) continue;
+    cp_commit_message m;
+    memset(&m, 0, sizeof m);
+    m.partition = pw->partition;
+    m.bucket = 0;
+    m.total_buckets = (int32_t)w->table->options.bucket;
+    m.new_files = pw->done;
+    m.n_new = pw->n_done;
+    m.check_from_snapshot = -1;
+    rc = cp_commit_messages_add(*out, &m, err);
+  }
+  if (rc) {
+    paimon_commit_messages_free(*out);
+    *out = NULL;
+    return rc;
+  }
+  /* Handed out: the files now belong to the messages (a committer or abort deletes them). */
+  for (size_t i = 0; i < w->n_writers; i++) w->writers[i].n_done = 0;
+  return PAIMON_OK;
+}
+
+int paimon_write_abort(paimon_write *w, paimon_error *err) {
+  (void)err;
+  for (size_t i = 0; i < w->n_writers; i++) {
+    partition_writer *pw = &w->writers[i];
+    discard_open_file(pw);
+    for (size_t j = 0; j < pw->n_done; j++) {
+      char *path = cp_path_join(pw->dir, pw->done[j].file_name);
+      if (path) cp_fs_delete(w->table->fs, path, NULL);
+      free(path);
+    }
+    pw->n_done = 0;
+  }
+  return PAIMON_OK;
+}
+
+void paimon_write_free(paimon_write *w) {
+  if (!w) return;
+  paimon_write_abort(w, NULL);
+  for (size_t i = 0; i < w->n_writers; i++) {
+    free(w->writers[i].done);
+    free(w->writers[i].dir);
+  }
+  free(w->writers);
+  free(w->part_index);
+  cp_type_free(w->write_row);
+  if (w->write_arrow.release) w->write_arrow.release(&w->write_arrow);
+  cp_arena_free(&w->arena);
+  free(w);
+}

@@ -1,0 +1,243 @@
+/* Tests for the filesystem catalog (include/cpaimon/catalog.h): databases, create/get/drop/list
+ * tables, Paimon's create-table validation messages, ALTER TABLE semantics and messages, and the
+ * table being left unchanged by a failed change. */
+#include "cpaimon/catalog.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "table/store.h"
+#include "table/table.h"
+#include "test.h"
+
+static char warehouse[256];
+
+static void make_warehouse(void) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(warehouse, sizeof warehouse, "%s/catalog-XXXXXX", tmp ? tmp : "/tmp");
+  if (!mkdtemp(warehouse)) abort();
+}
+
+static paimon_schema *schema_of(const char *const *cols, size_t n) {
+  paimon_error err;
+  paimon_schema *s = NULL;
+  CHECK_OK(paimon_schema_new(&s, &err), &err);
+  for (size_t i = 0; i < n; i += 2)
+    CHECK_OK(paimon_schema_add_column(s, cols[i], cols[i + 1], NULL, &err), &err);
+  return s;
+}
+
+static void test_databases(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  CHECK_OK(paimon_catalog_create_database(c, "db1", false, &err), &err);
+  CHECK_ERR(paimon_catalog_create_database(c, "db1", false, &err), PAIMON_EEXIST);
+  CHECK_STR(err.message, "Database db1 already exists.");
+  CHECK_OK(paimon_catalog_create_database(c, "db1", true, &err), &err);
+  CHECK_OK(paimon_catalog_create_database(c, "db2", false, &err), &err);
+  CHECK_ERR(paimon_catalog_create_database(c, "../evil", false, &err), PAIMON_EINVAL);
+  paimon_string_list l;
+  CHECK_OK(paimon_catalog_list_databases(c, &l, &err), &err);
+  CHECK_INT(l.count, 2);
+  if (l.count == 2) {
+    CHECK_STR(l.items[0], "db1");
+    CHECK_STR(l.items[1], "db2");
+  }
+  paimon_string_list_free(&l);
+  CHECK_OK(paimon_catalog_drop_database(c, "db2", false, false, &err), &err);
+  CHECK_ERR(paimon_catalog_drop_database(c, "db2", false, false, &err), PAIMON_ENOTFOUND);
+  CHECK_STR(err.message, "Database db2 does not exist.");
+  paimon_catalog_free(c);
+}
+
+static void test_create_get_drop_table(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  const char *cols[] = {"id", "INT NOT NULL", "name", "STRING", "dt", "STRING"};
+  paimon_schema *s = schema_of(cols, 6);
+  const char *pk[] = {"dt"};
+  CHECK_OK(paimon_schema_set_partition_keys(s, pk, 1, &err), &err);
+  CHECK_OK(paimon_schema_set_option(s, "row-tracking.enabled", "true", &err), &err);
+  CHECK_ERR(paimon_catalog_create_table(c, "nodb.t", s, false, &err), PAIMON_ENOTFOUND);
+  CHECK_STR(err.message, "Database nodb does not exist.");
+  CHECK_OK(paimon_catalog_create_table(c, "db1.t", s, false, &err), &err);
+  CHECK_ERR(paimon_catalog_create_table(c, "db1.t", s, false, &err), PAIMON_EEXIST);
+  CHECK_STR(err.message, "Table db1.t already exists.");
+  CHECK_OK(paimon_catalog_create_table(c, "db1.t", s, true, &err), &err);
+  paimon_table *t = NULL;
+  CHECK_OK(paimon_catalog_get_table(c, "db1.t", &t, &err), &err);
+  if (t) {
+    CHECK_STR(paimon_table_name(t), "db1.t");
+    CHECK_INT(paimon_table_schema_id(t), 0);
+    CHECK_STR(paimon_table_option(t, "row-tracking.enabled"), "true");
+    CHECK_INT(paimon_table_partition_key_count(t), 1);
+    CHECK(t->options.row_tracking && !t->options.data_evolution && t->options.bucket == -1);
+    CHECK_INT(t->schema->row->fields[2].id, 2);
+    CHECK_INT(t->schema->highest_field_id, 2);
+    int64_t snap = -1;
+    CHECK_OK(paimon_table_latest_snapshot_id(t, &snap, &err), &err);
+    CHECK_INT(snap, 0);
+    char *json = NULL;
+    CHECK_OK(paimon_table_schema_json(t, &json, &err), &err);
+    CHECK_CONTAINS(json, "\"partitionKeys\" : [ \"dt\" ]");
+    free(json);
+  }
+  paimon_table_free(t);
+  paimon_string_list l;
+  CHECK_OK(paimon_catalog_list_tables(c, "db1", &l, &err), &err);
+  CHECK_INT(l.count, 1);
+  paimon_string_list_free(&l);
+  CHECK_ERR(paimon_catalog_get_table(c, "db1.nope", &t, &err), PAIMON_ENOTFOUND);
+  CHECK_STR(err.message, "Table db1.nope does not exist.");
+  CHECK_ERR(paimon_catalog_get_table(c, "nodot", &t, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_catalog_drop_database(c, "db1", false, false, &err), PAIMON_ESTATE);
+  CHECK_STR(err.message, "Database db1 is not empty.");
+  CHECK_OK(paimon_catalog_drop_table(c, "db1.t", false, &err), &err);
+  CHECK_ERR(paimon_catalog_drop_table(c, "db1.t", false, &err), PAIMON_ENOTFOUND);
+  paimon_schema_free(s);
+  paimon_catalog_free(c);
+}
+
+/* Java SchemaValidation / Schema messages (spec data-evolution.md §0). */
+static void test_create_validation(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  const char *cols[] = {"id", "INT NOT NULL", "v", "STRING"};
+  struct {
+    const char *key, *value, *pk, *part, *message;
+  } cases[] = {
+      {"row-tracking.enabled", "true", "id", NULL,
+       "Cannot define primary-key for row tracking table."},
+      {"data-evolution.enabled", "true", NULL, NULL,
+       "Data evolution config must enabled with row-tracking.enabled"},
+      {"bucket", "2", NULL, NULL,
+       "Cannot define bucket for row tracking table, it only support bucket = -1"},
+      {NULL, NULL, NULL, "x", "Table column [id, v] should include all partition fields [x]"},
+      {"file.format", "orc", NULL, NULL, "file.format 'orc' is not supported"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    paimon_schema *s = schema_of(cols, 4);
+    if (cases[i].key)
+      CHECK_OK(paimon_schema_set_option(s, cases[i].key, cases[i].value, &err), &err);
+    if (i == 2) CHECK_OK(paimon_schema_set_option(s, "row-tracking.enabled", "true", &err), &err);
+    if (cases[i].pk) CHECK_OK(paimon_schema_set_primary_keys(s, &cases[i].pk, 1, &err), &err);
+    if (cases[i].part) CHECK_OK(paimon_schema_set_partition_keys(s, &cases[i].part, 1, &err), &err);
+    CHECK(paimon_catalog_create_table(c, "db1.bad", s, false, &err) != 0);
+    CHECK_CONTAINS(err.message, cases[i].message);
+    paimon_schema_free(s);
+  }
+  /* A user column named like a row-tracking column. */
+  const char *rcols[] = {"_ROW_ID", "BIGINT"};
+  paimon_schema *s = schema_of(rcols, 2);
+  CHECK_OK(paimon_schema_set_option(s, "row-tracking.enabled", "true", &err), &err);
+  CHECK_ERR(paimon_catalog_create_table(c, "db1.bad", s, false, &err), PAIMON_EINVAL);
+  CHECK_STR(err.message, "Row tracking field name '_ROW_ID' conflicts with existing field names.");
+  paimon_schema_free(s);
+  /* Nothing was created by the failures. */
+  bool exists = true;
+  paimon_table *t = NULL;
+  CHECK_ERR(paimon_catalog_get_table(c, "db1.bad", &t, &err), PAIMON_ENOTFOUND);
+  (void)exists;
+  paimon_catalog_free(c);
+}
+
+static void test_alter_table(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  const char *cols[] = {"id", "INT NOT NULL", "name", "STRING", "dt", "STRING"};
+  paimon_schema *s = schema_of(cols, 6);
+  const char *part[] = {"dt"};
+  CHECK_OK(paimon_schema_set_partition_keys(s, part, 1, &err), &err);
+  CHECK_OK(paimon_catalog_create_table(c, "db1.a", s, false, &err), &err);
+  paimon_schema_free(s);
+
+  paimon_schema_change add = {PAIMON_ADD_COLUMN, "embedding", NULL, "ARRAY<FLOAT>", "vec"};
+  CHECK_OK(paimon_catalog_alter_table(c, "db1.a", &add, 1, false, &err), &err);
+  paimon_schema_change add_row = {PAIMON_ADD_COLUMN, "info", NULL, "ROW<a INT, b STRING>", NULL};
+  CHECK_OK(paimon_catalog_alter_table(c, "db1.a", &add_row, 1, false, &err), &err);
+  paimon_table *t = NULL;
+  CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
+  if (t) {
+    CHECK_INT(paimon_table_schema_id(t), 2);
+    CHECK_INT(t->schema->row->n_fields, 5);
+    CHECK_STR(t->schema->row->fields[3].name, "embedding");
+    CHECK_INT(t->schema->row->fields[3].id, 3);
+    CHECK_STR(t->schema->row->fields[3].description, "vec");
+    /* Java assigns the new column its id first, then its nested fields. */
+    CHECK_INT(t->schema->row->fields[4].id, 4);
+    CHECK_INT(t->schema->row->fields[4].type->fields[0].id, 5);
+    CHECK_INT(t->schema->row->fields[4].type->fields[1].id, 6);
+    CHECK_INT(t->schema->highest_field_id, 6);
+  }
+  paimon_table_free(t);
+
+  struct {
+    paimon_schema_change change;
+    int code;
+    const char *message;
+  } bad[] = {
+      {{PAIMON_ADD_COLUMN, "x", NULL, "INT NOT NULL", NULL},
+       PAIMON_EINVAL,
+       "Column x cannot specify NOT NULL in the db1.a table."},
+      {{PAIMON_ADD_COLUMN, "name", NULL, "INT", NULL},
+       PAIMON_EEXIST,
+       "Column name already exists in the db1.a table."},
+      {{PAIMON_RENAME_COLUMN, "dt", "day", NULL, NULL},
+       PAIMON_EUNSUPPORTED,
+       "Cannot rename partition column: [dt]"},
+      {{PAIMON_RENAME_COLUMN, "nope", "x", NULL, NULL},
+       PAIMON_ENOTFOUND,
+       "Column nope does not exist in the db1.a table."},
+      {{PAIMON_DROP_COLUMN, "dt", NULL, NULL, NULL},
+       PAIMON_EUNSUPPORTED,
+       "Cannot drop partition key or primary key: [dt]"},
+      {{PAIMON_ADD_COLUMN, "y", NULL, "NOTATYPE", NULL}, PAIMON_EINVAL, "column 'y'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK_ERR(paimon_catalog_alter_table(c, "db1.a", &bad[i].change, 1, false, &err), bad[i].code);
+    CHECK_CONTAINS(err.message, bad[i].message);
+  }
+  /* Several changes are atomic: one bad change, no new schema. */
+  paimon_schema_change mixed[2] = {{PAIMON_SET_OPTION, "k", "v", NULL, NULL},
+                                   {PAIMON_DROP_COLUMN, "nope", NULL, NULL, NULL}};
+  CHECK_ERR(paimon_catalog_alter_table(c, "db1.a", mixed, 2, false, &err), PAIMON_ENOTFOUND);
+  CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
+  if (t) {
+    CHECK_INT(paimon_table_schema_id(t), 2);
+    CHECK(paimon_table_option(t, "k") == NULL);
+  }
+  paimon_table_free(t);
+
+  paimon_schema_change good[3] = {{PAIMON_RENAME_COLUMN, "name", "full_name", NULL, NULL},
+                                  {PAIMON_DROP_COLUMN, "info", NULL, NULL, NULL},
+                                  {PAIMON_SET_OPTION, "target-file-size", "64 mb", NULL, NULL}};
+  CHECK_OK(paimon_catalog_alter_table(c, "db1.a", good, 3, false, &err), &err);
+  CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
+  if (t) {
+    CHECK_INT(paimon_table_schema_id(t), 3);
+    CHECK_STR(t->schema->row->fields[1].name, "full_name");
+    CHECK_INT(t->schema->row->fields[1].id, 1);
+    CHECK_INT(t->schema->row->n_fields, 4);
+    CHECK_INT(t->schema->highest_field_id, 6); /* dropped ids are never reused */
+    CHECK_INT(t->options.target_file_size, 64LL << 20);
+    /* Old schemas stay readable by id. */
+    const cp_table_schema *old = NULL;
+    CHECK_OK(cp_table_schema_by_id(t, 0, &old, &err), &err);
+    CHECK(old && old->row->n_fields == 3 && strcmp(old->row->fields[1].name, "name") == 0);
+  }
+  paimon_table_free(t);
+  paimon_catalog_free(c);
+}
+
+int main(void) {
+  make_warehouse();
+  RUN(test_databases);
+  RUN(test_create_get_drop_table);
+  RUN(test_create_validation);
+  RUN(test_alter_table);
+  TEST_MAIN_END();
+}
