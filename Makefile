@@ -48,6 +48,7 @@ test: build build-asan
 	$(MAKE) --no-print-directory test-c || rc=1; \
 	$(MAKE) --no-print-directory test-asan || rc=1; \
 	$(MAKE) --no-print-directory test-python || rc=1; \
+	$(MAKE) --no-print-directory fuzz || rc=1; \
 	if [ $$rc -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all passed"; fi; \
 	exit $$rc
 
@@ -57,10 +58,10 @@ demo: build
 bench: build
 	$(VENV)/bin/python bench/run.py
 
+# Every fuzz harness for FUZZ_SECONDS each (5 in `make test`; set it higher for real runs).
 fuzz: setup
-	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCPAIMON_FUZZ=ON \
-	  -DCPAIMON_SANITIZE=ON >/dev/null
-	cmake --build build-fuzz -j $(JOBS)
+	@echo "== fuzz harnesses (libFuzzer, $${FUZZ_SECONDS:-5}s each) =="
+	bash scripts/fuzz.sh
 
 format:
 	clang-format -i $$(find src include tests python bench examples -name '*.[ch]' 2>/dev/null)

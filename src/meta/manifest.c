@@ -467,12 +467,16 @@ static int meta_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   get_opt_long(field(rec, MF_DELETED), &m.num_deleted_files);
   CP_RETURN_IF_ERROR(get_stats(r, field(rec, MF_PARTITION_STATS), &m.partition_stats));
   get_opt_long(field(rec, MF_SCHEMA_ID), &m.schema_id);
-  m.has_bucket_range = get_opt_int(field(rec, MF_MIN_BUCKET), &m.min_bucket) &
-                       get_opt_int(field(rec, MF_MAX_BUCKET), &m.max_bucket);
-  m.has_level_range = get_opt_int(field(rec, MF_MIN_LEVEL), &m.min_level) &
-                      get_opt_int(field(rec, MF_MAX_LEVEL), &m.max_level);
-  m.has_row_id_range = get_opt_long(field(rec, MF_MIN_ROW_ID), &m.min_row_id) &
-                       get_opt_long(field(rec, MF_MAX_ROW_ID), &m.max_row_id);
+  /* Each pair is present only when both ends are (they are written together). */
+  bool lo = get_opt_int(field(rec, MF_MIN_BUCKET), &m.min_bucket);
+  bool hi = get_opt_int(field(rec, MF_MAX_BUCKET), &m.max_bucket);
+  m.has_bucket_range = lo && hi;
+  lo = get_opt_int(field(rec, MF_MIN_LEVEL), &m.min_level);
+  hi = get_opt_int(field(rec, MF_MAX_LEVEL), &m.max_level);
+  m.has_level_range = lo && hi;
+  lo = get_opt_long(field(rec, MF_MIN_ROW_ID), &m.min_row_id);
+  hi = get_opt_long(field(rec, MF_MAX_ROW_ID), &m.max_row_id);
+  m.has_row_id_range = lo && hi;
   return cp_manifest_meta_vec_push(out_vec, &m, r->err);
 }
 

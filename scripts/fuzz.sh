@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer harness (tests/fuzz/<layer>/fuzz_*.c) with clang, ASan and UBSan, and
+# runs each for FUZZ_SECONDS (default 5: the smoke run `make test` does) starting from seed inputs.
+# Longer runs: FUZZ_SECONDS=3600 scripts/fuzz.sh [harness...]. New inputs go to a scratch corpus in
+# build-fuzz/corpus/<harness>; crashes are written to build-fuzz/crashes/ and fail the run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+seconds=${FUZZ_SECONDS:-5}
+testdata="$root/../shared/testdata"
+
+CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCPAIMON_FUZZ=ON -DCPAIMON_SANITIZE=ON \
+  -DCPAIMON_TESTS=OFF -DCPAIMON_PYTHON=OFF >/dev/null
+cmake --build build-fuzz -j "$(nproc)" >/dev/null
+
+# Seeds per harness: small real inputs of the format each one parses.
+seed_dir() {
+  local name=$1 dir=build-fuzz/corpus/$1
+  mkdir -p "$dir"
+  case "$name" in
+    fuzz_reader|fuzz_metadata|fuzz_encoding)
+      [ -d "$testdata/parquet-testing" ] &&
+        find "$testdata/parquet-testing" -name '*.parquet' -size -64k -exec cp -n {} "$dir" \; ;;
+    fuzz_avro_container)
+      cp -n tests/unit/avro/*.avro "$dir" 2>/dev/null || true ;;
+    fuzz_sql_parse)
+      cp -n tests/sql/*.sql "$dir" 2>/dev/null || true ;;
+    fuzz_type_parse)
+      printf 'ARRAY<MAP<STRING, ROW<a INT, b DECIMAL(10, 2)>>>' >"$dir/nested" ;;
+    fuzz_expr_text)
+      printf '2024-05-14 01:02:03.456' >"$dir/ts" ;;
+  esac
+  echo "$dir"
+}
+
+mkdir -p build-fuzz/crashes
+status=0
+for bin in build-fuzz/fuzz_*; do
+  name=$(basename "$bin")
+  if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
+  corpus=$(seed_dir "$name")
+  echo "== $name (${seconds}s) =="
+  if ! "$bin" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+       -artifact_prefix=build-fuzz/crashes/"$name"- -print_final_stats=0 "$corpus" \
+       >"build-fuzz/$name.log" 2>&1; then
+    echo "FAIL $name: see build-fuzz/$name.log"; tail -30 "build-fuzz/$name.log"; status=1
+  else
+    grep -E "^#[0-9]+ *DONE" "build-fuzz/$name.log" | tail -1 || true
+  fi
+done
+exit $status
