@@ -33,19 +33,20 @@ seed_dir() {
   echo "$dir"
 }
 
-mkdir -p build-fuzz/crashes
+mkdir -p build-fuzz/crashes build-fuzz/logs
 status=0
 for bin in build-fuzz/fuzz_*; do
+  [ -f "$bin" ] && [ -x "$bin" ] || continue
   name=$(basename "$bin")
   if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then continue; fi
   corpus=$(seed_dir "$name")
   echo "== $name (${seconds}s) =="
   if ! "$bin" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
        -artifact_prefix=build-fuzz/crashes/"$name"- -print_final_stats=0 "$corpus" \
-       >"build-fuzz/$name.log" 2>&1; then
-    echo "FAIL $name: see build-fuzz/$name.log"; tail -30 "build-fuzz/$name.log"; status=1
+       >"build-fuzz/logs/$name.log" 2>&1; then
+    echo "FAIL $name: see build-fuzz/logs/$name.log"; tail -30 "build-fuzz/logs/$name.log"; status=1
   else
-    grep -E "^#[0-9]+ *DONE" "build-fuzz/$name.log" | tail -1 || true
+    grep -Eo "^#[0-9]+" "build-fuzz/logs/$name.log" | tail -1 | sed 's/#/  runs: /' || true
   fi
 done
 exit $status
