@@ -64,7 +64,7 @@ fuzz: setup
 	bash scripts/fuzz.sh
 
 format:
-	clang-format -i $$(find src include tests python bench examples -name '*.[ch]' 2>/dev/null)
+	clang-format -i $$(find src include tests python bench examples -name '*.[ch]' ! -name '*_vectors.h' 2>/dev/null)
 
 install: build
 	cmake --install $(BUILD)

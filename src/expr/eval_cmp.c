@@ -25,6 +25,7 @@
     DECL;                                                                                          \
     b_ |= (uint8_t)((unsigned)(EXPR) << (J));                                                      \
   }
+/* clang-format off: the formatter does not reach a fixed point on this macro */
 #define BITS_LOOP(N, OUT, DECL, EXPR)                                                              \
   do {                                                                                             \
     int64_t i_ = 0;                                                                                \
@@ -41,6 +42,7 @@
       (OUT)[i_ >> 3] = (uint8_t)b_;                                                                \
     }                                                                                              \
   } while (0)
+/* clang-format on */
 
 /* Column (values P of type T) against constant K with operator OP. */
 #define CMP_CONST(T, P, N, OUT, K, OP)                                                             \

@@ -87,6 +87,7 @@ static CP_ALWAYS_INLINE size_t unpack64_fast(uint64_t *out, const uint8_t *in, s
   return g;
 }
 
+/* clang-format off: the formatter does not reach a fixed point on these lists */
 #define CP_CASES_0_32(X)                                                                           \
   X(0)                                                                                             \
   X(1)                                                                                             \
@@ -101,6 +102,7 @@ static CP_ALWAYS_INLINE size_t unpack64_fast(uint64_t *out, const uint8_t *in, s
   X(36)                                                                                            \
   X(37) X(38) X(39) X(40) X(41) X(42) X(43) X(44) X(45) X(46) X(47) X(48) X(49) X(50) X(51) X(52)  \
       X(53) X(54) X(55) X(56) X(57) X(58) X(59) X(60) X(61) X(62) X(63) X(64)
+/* clang-format on */
 
 void cp_pq_unpack32(uint32_t *out, const uint8_t *in, size_t in_len, size_t groups, int bit_width) {
   size_t done = 0;
