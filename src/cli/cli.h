@@ -13,5 +13,6 @@ int cli_parquet(int argc, char **argv); /* cli/parquet.c */
 int cli_avro(int argc, char **argv);    /* cli/avro.c */
 int cli_table(int argc, char **argv);   /* cli/table.c */
 int cli_cat(int argc, char **argv);     /* cli/table.c */
+int cli_sql(int argc, char **argv);     /* cli/sql.c */
 
 #endif

@@ -15,6 +15,7 @@ static const struct cli_command commands[] = {
     {"avro", "inspect Avro container files (manifests): schema, cat, rewrite", cli_avro},
     {"table", "tables in a warehouse: create, info, schema, snapshots, files", cli_table},
     {"cat", "print a table's rows (optionally with _ROW_ID, _SEQUENCE_NUMBER)", cli_cat},
+    {"sql", "run SQL statements on a warehouse (interactive shell, -e, -f)", cli_sql},
 };
 
 static void usage(FILE *out) {

@@ -1,0 +1,352 @@
+/*
+ * The syntax tree of the SQL subset `cpaimon sql` accepts (docs/sql.md): what the parser
+ * (parser.h) produces and the executor (exec.h) binds and runs. It is plain data: every node,
+ * string and array of one statement lives in the statement's arena, so a statement is released
+ * in one call (cp_sql_stmt_free) whatever state a failed parse left it in.
+ *
+ * Identifiers keep the spelling the user wrote; they are compared ASCII case-insensitively (Spark's
+ * default, spark.sql.caseSensitive=false). Types (CAST, CREATE TABLE, ALTER TABLE ADD COLUMN) are
+ * kept as Paimon type text (types/type_sql.h grammar), converted from Spark's names by the parser,
+ * so that the catalog can take them as they are.
+ */
+#ifndef CP_SQL_AST_H
+#define CP_SQL_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+
+typedef struct cp_sql_pos {
+  int line, col; /* 1-based; 0:0 when unknown */
+} cp_sql_pos;
+
+/* A possibly qualified name: parts[0].parts[1]...; n >= 1. */
+typedef struct cp_sql_name {
+  const char **parts;
+  size_t n;
+  cp_sql_pos pos;
+} cp_sql_name;
+
+/* ---- expressions ------------------------------------------------------------------------- */
+
+typedef enum cp_sql_expr_kind {
+  CP_SQL_E_COLUMN,  /* name: col, qualifier.col, db.table.col */
+  CP_SQL_E_STAR,    /* *, or qualifier.* (name holds the qualifier; name.n == 0 for a bare *) */
+  CP_SQL_E_LITERAL, /* lit */
+  CP_SQL_E_UNARY,   /* op: CP_SQL_OP_NEG, _PLUS, _NOT, _BITNOT; args[0] */
+  CP_SQL_E_BINARY,  /* op: arithmetic, comparison, AND, OR, || ; args[0], args[1] */
+  CP_SQL_E_IS_NULL, /* args[0] IS [NOT] NULL */
+  CP_SQL_E_IS_BOOL, /* args[0] IS [NOT] TRUE/FALSE: bool_value says which */
+  CP_SQL_E_IN,      /* args[0] [NOT] IN (args[1..n)) */
+  CP_SQL_E_BETWEEN, /* args[0] [NOT] BETWEEN args[1] AND args[2] */
+  CP_SQL_E_LIKE,    /* args[0] [NOT] LIKE args[1] [ESCAPE 'c'] */
+  CP_SQL_E_CAST,    /* CAST(args[0] AS type) */
+  CP_SQL_E_CASE,    /* CASE [operand] WHEN .. THEN .. [ELSE ..] END, see below */
+  CP_SQL_E_FUNC     /* name(args) / name(DISTINCT args) / name(*) */
+} cp_sql_expr_kind;
+
+typedef enum cp_sql_op {
+  CP_SQL_OP_NONE = 0,
+  CP_SQL_OP_NEG,
+  CP_SQL_OP_PLUS,
+  CP_SQL_OP_NOT,
+  CP_SQL_OP_BITNOT,
+  CP_SQL_OP_ADD,
+  CP_SQL_OP_SUB,
+  CP_SQL_OP_MUL,
+  CP_SQL_OP_DIV,
+  CP_SQL_OP_MOD,
+  CP_SQL_OP_EQ,
+  CP_SQL_OP_NE,
+  CP_SQL_OP_LT,
+  CP_SQL_OP_LE,
+  CP_SQL_OP_GT,
+  CP_SQL_OP_GE,
+  CP_SQL_OP_NSEQ, /* <=> */
+  CP_SQL_OP_AND,
+  CP_SQL_OP_OR,
+  CP_SQL_OP_CONCAT
+} cp_sql_op;
+
+typedef enum cp_sql_lit_kind {
+  CP_SQL_LIT_NULL,
+  CP_SQL_LIT_BOOL,
+  CP_SQL_LIT_NUMBER,    /* text: the number as written (suffix included) */
+  CP_SQL_LIT_STRING,    /* text/len: the value */
+  CP_SQL_LIT_BINARY,    /* text: hex digits */
+  CP_SQL_LIT_DATE,      /* DATE 'text' */
+  CP_SQL_LIT_TIMESTAMP, /* TIMESTAMP 'text' (Spark: with local time zone) */
+  CP_SQL_LIT_TIMESTAMP_NTZ
+} cp_sql_lit_kind;
+
+typedef struct cp_sql_literal {
+  cp_sql_lit_kind kind;
+  bool bool_value;
+  const char *text;
+  size_t len;
+} cp_sql_literal;
+
+typedef struct cp_sql_expr cp_sql_expr;
+struct cp_sql_expr {
+  cp_sql_expr_kind kind;
+  cp_sql_pos pos;
+  cp_sql_op op;
+  bool negated;       /* NOT IN, NOT BETWEEN, NOT LIKE, IS NOT NULL, IS NOT TRUE */
+  bool bool_value;    /* IS_BOOL: TRUE or FALSE */
+  bool distinct;      /* FUNC: name(DISTINCT ...) */
+  bool star_arg;      /* FUNC: name(*) */
+  cp_sql_name name;   /* COLUMN, STAR (qualifier), FUNC (function name) */
+  cp_sql_literal lit; /* LITERAL */
+  const char *type;   /* CAST: Paimon type text */
+  /* LIKE: the ESCAPE character's text (NULL when absent). */
+  const char *escape;
+  /* CASE: has_operand says whether args[0] is the operand of a simple CASE; then come WHEN/THEN
+   * pairs, then the ELSE value when has_else. */
+  bool has_operand, has_else;
+  cp_sql_expr **args;
+  size_t n_args;
+};
+
+/* ---- queries ----------------------------------------------------------------------------- */
+
+typedef struct cp_sql_query cp_sql_query;
+
+typedef enum cp_sql_join_kind {
+  CP_SQL_JOIN_INNER,
+  CP_SQL_JOIN_LEFT,
+  CP_SQL_JOIN_RIGHT,
+  CP_SQL_JOIN_FULL,
+  CP_SQL_JOIN_CROSS
+} cp_sql_join_kind;
+
+typedef enum cp_sql_from_kind {
+  CP_SQL_FROM_TABLE,
+  CP_SQL_FROM_SUBQUERY,
+  CP_SQL_FROM_JOIN
+} cp_sql_from_kind;
+
+typedef struct cp_sql_from cp_sql_from;
+struct cp_sql_from {
+  cp_sql_from_kind kind;
+  cp_sql_pos pos;
+  cp_sql_name table; /* TABLE */
+  bool has_version;  /* TABLE: VERSION AS OF n */
+  int64_t version;
+  cp_sql_query *query;   /* SUBQUERY */
+  const char *alias;     /* TABLE, SUBQUERY (NULL when none) */
+  cp_sql_join_kind join; /* JOIN */
+  cp_sql_from *left, *right;
+  cp_sql_expr *on; /* JOIN: NULL for CROSS JOIN and comma joins */
+};
+
+typedef struct cp_sql_select_item {
+  cp_sql_expr *expr;
+  const char *alias; /* NULL when none */
+} cp_sql_select_item;
+
+typedef enum cp_sql_nulls {
+  CP_SQL_NULLS_DEFAULT,
+  CP_SQL_NULLS_FIRST,
+  CP_SQL_NULLS_LAST
+} cp_sql_nulls;
+
+typedef struct cp_sql_order_item {
+  cp_sql_expr *expr;
+  bool desc;
+  cp_sql_nulls nulls;
+} cp_sql_order_item;
+
+struct cp_sql_query {
+  cp_sql_pos pos;
+  bool distinct;
+  cp_sql_select_item *items;
+  size_t n_items;
+  cp_sql_from *from; /* NULL: SELECT without FROM */
+  cp_sql_expr *where;
+  cp_sql_expr **group_by;
+  size_t n_group_by;
+  cp_sql_expr *having;
+  cp_sql_order_item *order_by;
+  size_t n_order_by;
+  cp_sql_expr *limit; /* NULL when none */
+};
+
+/* ---- statements -------------------------------------------------------------------------- */
+
+typedef enum cp_sql_stmt_kind {
+  CP_SQL_S_SELECT,
+  CP_SQL_S_INSERT,
+  CP_SQL_S_UPDATE,
+  CP_SQL_S_DELETE,
+  CP_SQL_S_MERGE,
+  CP_SQL_S_CREATE_DATABASE,
+  CP_SQL_S_DROP_DATABASE,
+  CP_SQL_S_USE,
+  CP_SQL_S_SHOW_DATABASES,
+  CP_SQL_S_SHOW_TABLES,
+  CP_SQL_S_DESCRIBE,
+  CP_SQL_S_CREATE_TABLE,
+  CP_SQL_S_DROP_TABLE,
+  CP_SQL_S_ALTER_TABLE
+} cp_sql_stmt_kind;
+
+/* key = 'value' (TBLPROPERTIES, WITH, PARTITION specs use expressions instead). */
+typedef struct cp_sql_property {
+  const char *key;
+  const char *value; /* NULL in UNSET TBLPROPERTIES */
+} cp_sql_property;
+
+typedef struct cp_sql_column_def {
+  const char *name;
+  cp_sql_pos pos;
+  const char *type; /* Paimon type text, NOT NULL included */
+  const char *comment;
+} cp_sql_column_def;
+
+/* col = value in UPDATE SET, MERGE ... UPDATE SET, INSERT ... PARTITION (col = value). */
+typedef struct cp_sql_assignment {
+  cp_sql_name target;
+  cp_sql_expr *value;
+} cp_sql_assignment;
+
+typedef struct cp_sql_insert {
+  cp_sql_name table;
+  bool overwrite;
+  cp_sql_assignment *partition; /* PARTITION (k = v, ...); value NULL for a dynamic k */
+  size_t n_partition;
+  const char **columns; /* explicit column list, or NULL */
+  size_t n_columns;
+  cp_sql_expr ***rows; /* VALUES rows (each n_row_values long), or NULL when query is set */
+  size_t n_rows;
+  size_t *row_lengths;
+  cp_sql_query *query;
+} cp_sql_insert;
+
+typedef struct cp_sql_update {
+  cp_sql_name table;
+  const char *alias;
+  cp_sql_assignment *set;
+  size_t n_set;
+  cp_sql_expr *where;
+} cp_sql_update;
+
+typedef struct cp_sql_delete {
+  cp_sql_name table;
+  const char *alias;
+  cp_sql_expr *where;
+} cp_sql_delete;
+
+typedef enum cp_sql_merge_match {
+  CP_SQL_MATCHED,
+  CP_SQL_NOT_MATCHED,          /* by target: a source row with no target row */
+  CP_SQL_NOT_MATCHED_BY_SOURCE /* a target row with no source row */
+} cp_sql_merge_match;
+
+typedef enum cp_sql_merge_action {
+  CP_SQL_MERGE_UPDATE,
+  CP_SQL_MERGE_UPDATE_STAR,
+  CP_SQL_MERGE_DELETE,
+  CP_SQL_MERGE_INSERT,
+  CP_SQL_MERGE_INSERT_STAR
+} cp_sql_merge_action;
+
+typedef struct cp_sql_merge_clause {
+  cp_sql_merge_match match;
+  cp_sql_pos pos;
+  cp_sql_expr *cond; /* AND condition, or NULL */
+  cp_sql_merge_action action;
+  cp_sql_assignment *set; /* UPDATE */
+  size_t n_set;
+  const char **columns; /* INSERT (cols); NULL: all target columns in order */
+  size_t n_columns;
+  cp_sql_expr **values; /* INSERT VALUES (...) */
+  size_t n_values;
+} cp_sql_merge_clause;
+
+typedef struct cp_sql_merge {
+  cp_sql_name target;
+  const char *target_alias;
+  cp_sql_from *source; /* a TABLE or SUBQUERY with its alias */
+  cp_sql_expr *on;
+  cp_sql_merge_clause *clauses;
+  size_t n_clauses;
+} cp_sql_merge;
+
+typedef struct cp_sql_create_table {
+  cp_sql_name table;
+  bool if_not_exists;
+  cp_sql_column_def *columns;
+  size_t n_columns;
+  const char **partition_keys;
+  size_t n_partition_keys;
+  cp_sql_pos partition_pos;
+  cp_sql_property *properties;
+  size_t n_properties;
+  const char *comment;
+} cp_sql_create_table;
+
+typedef enum cp_sql_alter_kind {
+  CP_SQL_ALTER_ADD_COLUMNS,
+  CP_SQL_ALTER_RENAME_COLUMN,
+  CP_SQL_ALTER_DROP_COLUMNS,
+  CP_SQL_ALTER_SET_PROPERTIES,
+  CP_SQL_ALTER_UNSET_PROPERTIES,
+  CP_SQL_ALTER_COLUMN_COMMENT
+} cp_sql_alter_kind;
+
+typedef struct cp_sql_alter_table {
+  cp_sql_name table;
+  cp_sql_alter_kind kind;
+  cp_sql_column_def *columns; /* ADD COLUMNS; ALTER COLUMN (one: name and comment) */
+  size_t n_columns;
+  const char **names; /* DROP COLUMNS; RENAME COLUMN: names[0] -> names[1] */
+  size_t n_names;
+  cp_sql_property *properties; /* SET / UNSET TBLPROPERTIES */
+  size_t n_properties;
+  bool if_exists; /* UNSET TBLPROPERTIES IF EXISTS */
+} cp_sql_alter_table;
+
+typedef struct cp_sql_stmt {
+  cp_sql_stmt_kind kind;
+  cp_sql_pos pos;              /* of the statement's first token */
+  size_t text_start, text_end; /* byte range of the statement in the input (without ';') */
+  cp_arena arena;              /* owns every node of this statement */
+  bool if_exists;              /* DROP TABLE / DATABASE */
+  bool if_not_exists;          /* CREATE DATABASE */
+  bool cascade;                /* DROP DATABASE ... CASCADE */
+  bool extended;               /* DESCRIBE EXTENDED */
+  cp_sql_name name;            /* database or table of USE / SHOW TABLES IN / DESCRIBE / DROP /
+                                  CREATE DATABASE (n == 0 when absent) */
+  cp_sql_query *query;         /* SELECT */
+  cp_sql_insert insert;
+  cp_sql_update update;
+  cp_sql_delete del;
+  cp_sql_merge merge;
+  cp_sql_create_table create;
+  cp_sql_alter_table alter;
+} cp_sql_stmt;
+
+/* Releases the statement and everything in its arena; NULL is a no-op. */
+void cp_sql_stmt_free(cp_sql_stmt *stmt);
+
+/* ---- printing ------------------------------------------------------------------------------ */
+
+/* Appends canonical SQL for the statement / expression / query (keywords upper case, identifiers
+ * back-quoted only when needed, every operator parenthesised), such that parsing the text again
+ * gives a tree that prints the same. Used for round-trip tests and for the keys that match GROUP
+ * BY expressions. */
+int cp_sql_print_stmt(const cp_sql_stmt *stmt, cp_buf *out, paimon_error *err);
+int cp_sql_print_expr(const cp_sql_expr *e, cp_buf *out, paimon_error *err);
+int cp_sql_print_query(const cp_sql_query *q, cp_buf *out, paimon_error *err);
+
+/* Appends the column name Spark gives an unaliased SELECT expression: the column's own name for
+ * a column reference, else the expression's text in Spark's style ("(id + 1)", "count(1)",
+ * "upper(name)", "CAST(id AS STRING)"). */
+int cp_sql_expr_display_name(const cp_sql_expr *e, cp_buf *out, paimon_error *err);
+
+/* Appends an identifier, back-quoted (with ` doubled) unless it is a plain word. */
+int cp_sql_print_ident(const char *name, cp_buf *out, paimon_error *err);
+
+#endif

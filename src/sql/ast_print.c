@@ -1,0 +1,434 @@
+/*
+ * Printing syntax trees (ast.h): canonical SQL that parses back to a tree printing the same (every
+ * operator parenthesised, keywords upper case, identifiers quoted when needed), and the column
+ * names Spark gives unaliased SELECT expressions (Spark's Expression.sql / toPrettySQL: "(id +
+ * 1)", "count(1)", "(NOT (a = b))" for a <> b).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arrow/print.h"
+#include "base/status.h"
+#include "sql/ast.h"
+#include "sql/lexer.h"
+
+static int put(cp_buf *out, const char *s, paimon_error *err) {
+  return cp_buf_append(out, s, strlen(s), err);
+}
+
+static bool plain_word(const char *s) {
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
+  for (const char *c = s; *c; c++)
+    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+          *c == '_'))
+      return false;
+  /* Words the parser would read as keywords are quoted. */
+  static const char *const kw[] = {
+      "all",    "and",   "as",        "between", "by",   "case", "cross",   "distinct",
+      "else",   "end",   "except",    "false",   "from", "full", "group",   "having",
+      "in",     "inner", "intersect", "into",    "is",   "join", "lateral", "left",
+      "like",   "limit", "natural",   "not",     "null", "on",   "or",      "order",
+      "outer",  "right", "select",    "set",     "then", "true", "union",   "using",
+      "values", "when",  "where",     "with"};
+  for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+    if (strcasecmp(s, kw[i]) == 0) return false;
+  return true;
+}
+
+int cp_sql_print_ident(const char *name, cp_buf *out, paimon_error *err) {
+  if (plain_word(name)) return put(out, name, err);
+  CP_RETURN_IF_ERROR(put(out, "`", err));
+  for (const char *c = name; *c; c++) {
+    CP_RETURN_IF_ERROR(cp_buf_append(out, c, 1, err));
+    if (*c == '`') CP_RETURN_IF_ERROR(put(out, "`", err));
+  }
+  return put(out, "`", err);
+}
+
+static int print_name(const cp_sql_name *n, cp_buf *out, paimon_error *err) {
+  for (size_t i = 0; i < n->n; i++) {
+    if (i) CP_RETURN_IF_ERROR(put(out, ".", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_ident(n->parts[i], out, err));
+  }
+  return PAIMON_OK;
+}
+
+/* A string literal that the lexer reads back to the same bytes. */
+static int print_string(const char *s, size_t len, cp_buf *out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(put(out, "'", err));
+  for (size_t i = 0; i < len; i++) {
+    const char *esc = NULL;
+    switch (s[i]) {
+    case '\'': esc = "''"; break;
+    case '\\': esc = "\\\\"; break;
+    case '\0': esc = "\\000"; break; /* three digits: a digit after it stays a digit */
+    case '\n': esc = "\\n"; break;
+    case '\r': esc = "\\r"; break;
+    case '\t': esc = "\\t"; break;
+    default: break;
+    }
+    CP_RETURN_IF_ERROR(esc ? put(out, esc, err) : cp_buf_append(out, s + i, 1, err));
+  }
+  return put(out, "'", err);
+}
+
+static const char *op_text(cp_sql_op op) {
+  switch (op) {
+  case CP_SQL_OP_NEG: return "-";
+  case CP_SQL_OP_PLUS: return "+";
+  case CP_SQL_OP_NOT: return "NOT";
+  case CP_SQL_OP_BITNOT: return "~";
+  case CP_SQL_OP_ADD: return "+";
+  case CP_SQL_OP_SUB: return "-";
+  case CP_SQL_OP_MUL: return "*";
+  case CP_SQL_OP_DIV: return "/";
+  case CP_SQL_OP_MOD: return "%";
+  case CP_SQL_OP_EQ: return "=";
+  case CP_SQL_OP_NE: return "<>";
+  case CP_SQL_OP_LT: return "<";
+  case CP_SQL_OP_LE: return "<=";
+  case CP_SQL_OP_GT: return ">";
+  case CP_SQL_OP_GE: return ">=";
+  case CP_SQL_OP_NSEQ: return "<=>";
+  case CP_SQL_OP_AND: return "AND";
+  case CP_SQL_OP_OR: return "OR";
+  case CP_SQL_OP_CONCAT: return "||";
+  default: return "?";
+  }
+}
+
+static int print_literal(const cp_sql_literal *l, cp_buf *out, paimon_error *err) {
+  switch (l->kind) {
+  case CP_SQL_LIT_NULL: return put(out, "NULL", err);
+  case CP_SQL_LIT_BOOL: return put(out, l->bool_value ? "TRUE" : "FALSE", err);
+  case CP_SQL_LIT_NUMBER: return put(out, l->text, err);
+  case CP_SQL_LIT_STRING: return print_string(l->text, l->len, out, err);
+  case CP_SQL_LIT_BINARY: return cp_buf_appendf(out, err, "X'%s'", l->text);
+  case CP_SQL_LIT_DATE: CP_RETURN_IF_ERROR(put(out, "DATE ", err)); break;
+  case CP_SQL_LIT_TIMESTAMP: CP_RETURN_IF_ERROR(put(out, "TIMESTAMP ", err)); break;
+  case CP_SQL_LIT_TIMESTAMP_NTZ: CP_RETURN_IF_ERROR(put(out, "TIMESTAMP_NTZ ", err)); break;
+  }
+  return print_string(l->text, l->len, out, err);
+}
+
+static int print_args(cp_sql_expr *const *args, size_t n, cp_buf *out, paimon_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(args[i], out, err));
+  }
+  return PAIMON_OK;
+}
+
+static int print_case(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(put(out, "CASE", err));
+  size_t i = 0, end = e->n_args - (e->has_else ? 1 : 0);
+  if (e->has_operand) {
+    CP_RETURN_IF_ERROR(put(out, " ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[i++], out, err));
+  }
+  for (; i < end; i += 2) {
+    CP_RETURN_IF_ERROR(put(out, " WHEN ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[i], out, err));
+    CP_RETURN_IF_ERROR(put(out, " THEN ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[i + 1], out, err));
+  }
+  if (e->has_else) {
+    CP_RETURN_IF_ERROR(put(out, " ELSE ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[e->n_args - 1], out, err));
+  }
+  return put(out, " END", err);
+}
+
+int cp_sql_print_expr(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+  const char *neg = e->negated ? "NOT " : "";
+  switch (e->kind) {
+  case CP_SQL_E_COLUMN: return print_name(&e->name, out, err);
+  case CP_SQL_E_STAR:
+    if (e->name.n) {
+      CP_RETURN_IF_ERROR(print_name(&e->name, out, err));
+      CP_RETURN_IF_ERROR(put(out, ".", err));
+    }
+    return put(out, "*", err);
+  case CP_SQL_E_LITERAL: return print_literal(&e->lit, out, err);
+  case CP_SQL_E_UNARY:
+    CP_RETURN_IF_ERROR(
+        cp_buf_appendf(out, err, "(%s%s(", op_text(e->op), e->op == CP_SQL_OP_NOT ? " " : ""));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
+    return put(out, "))", err);
+  case CP_SQL_E_BINARY:
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
+    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", op_text(e->op)));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[1], out, err));
+    return put(out, ")", err);
+  case CP_SQL_E_IS_NULL:
+  case CP_SQL_E_IS_BOOL:
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
+    return cp_buf_appendf(out, err, " IS %s%s)", neg,
+                          e->kind == CP_SQL_E_IS_NULL ? "NULL"
+                          : e->bool_value             ? "TRUE"
+                                                      : "FALSE");
+  case CP_SQL_E_IN:
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
+    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %sIN (", neg));
+    CP_RETURN_IF_ERROR(print_args(e->args + 1, e->n_args - 1, out, err));
+    return put(out, "))", err);
+  case CP_SQL_E_BETWEEN:
+  case CP_SQL_E_LIKE:
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
+    CP_RETURN_IF_ERROR(
+        cp_buf_appendf(out, err, " %s%s ", neg, e->kind == CP_SQL_E_LIKE ? "LIKE" : "BETWEEN"));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[1], out, err));
+    if (e->kind == CP_SQL_E_BETWEEN) {
+      CP_RETURN_IF_ERROR(put(out, " AND ", err));
+      CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[2], out, err));
+    } else if (e->escape) {
+      CP_RETURN_IF_ERROR(put(out, " ESCAPE ", err));
+      CP_RETURN_IF_ERROR(print_string(e->escape, strlen(e->escape), out, err));
+    }
+    return put(out, ")", err);
+  case CP_SQL_E_CAST:
+    CP_RETURN_IF_ERROR(put(out, "CAST(", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
+    return cp_buf_appendf(out, err, " AS %s)", e->type);
+  case CP_SQL_E_CASE: return print_case(e, out, err);
+  case CP_SQL_E_FUNC:
+    CP_RETURN_IF_ERROR(print_name(&e->name, out, err));
+    if (e->star_arg) return put(out, "(*)", err);
+    CP_RETURN_IF_ERROR(put(out, e->distinct ? "(DISTINCT " : "(", err));
+    CP_RETURN_IF_ERROR(print_args(e->args, e->n_args, out, err));
+    return put(out, ")", err);
+  }
+  return PAIMON_OK;
+}
+
+/* ---- Spark's display names ------------------------------------------------------------------ */
+
+static int display(const cp_sql_expr *e, cp_buf *out, paimon_error *err);
+
+static int display_args(cp_sql_expr *const *args, size_t n, cp_buf *out, paimon_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
+    CP_RETURN_IF_ERROR(display(args[i], out, err));
+  }
+  return PAIMON_OK;
+}
+
+/* A number as Spark's Literal.sql prints its value: without the type suffix (1L -> "1"),
+ * doubles and floats in Java's notation (1e3 -> "1000.0"), decimals as BigDecimal does
+ * (.5 -> "0.5", 1. -> "1"). */
+static int display_number(const char *text, cp_buf *out, paimon_error *err) {
+  size_t n = strlen(text);
+  char suffix = 0;
+  if (n > 2 && strcasecmp(text + n - 2, "bd") == 0)
+    n -= 2;
+  else if (n > 1 && strchr("lLsSyYdDfF", text[n - 1]))
+    suffix = (char)(text[--n] | 0x20);
+  char body[96];
+  if (n >= sizeof body) return cp_buf_append(out, text, n, err);
+  memcpy(body, text, n);
+  body[n] = '\0';
+  bool exp = strpbrk(body, "eE") != NULL;
+  if (suffix == 'd' || suffix == 'f' || (exp && !suffix)) {
+    double d = strtod(body, NULL);
+    return suffix == 'f' ? cp_format_float_java(out, (float)d, err)
+                         : cp_format_double_java(out, d, err);
+  }
+  const char *s = body;
+  if (*s == '-' || *s == '+') CP_RETURN_IF_ERROR(cp_buf_append(out, s++, 1, err));
+  if (*s == '.') CP_RETURN_IF_ERROR(cp_buf_append(out, "0", 1, err));
+  size_t len = strlen(s);
+  if (len > 1 && s[len - 1] == '.') len--;
+  return cp_buf_append(out, s, len, err);
+}
+
+static int display_literal(const cp_sql_literal *l, cp_buf *out, paimon_error *err) {
+  switch (l->kind) {
+  case CP_SQL_LIT_NULL: return put(out, "NULL", err);
+  case CP_SQL_LIT_BOOL: return put(out, l->bool_value ? "true" : "false", err);
+  case CP_SQL_LIT_NUMBER: return display_number(l->text, out, err);
+  case CP_SQL_LIT_STRING: return cp_buf_append(out, l->text, l->len, err);
+  case CP_SQL_LIT_BINARY: return cp_buf_appendf(out, err, "X'%s'", l->text);
+  case CP_SQL_LIT_DATE: return cp_buf_appendf(out, err, "DATE '%s'", l->text);
+  case CP_SQL_LIT_TIMESTAMP: return cp_buf_appendf(out, err, "TIMESTAMP '%s'", l->text);
+  case CP_SQL_LIT_TIMESTAMP_NTZ: return cp_buf_appendf(out, err, "TIMESTAMP_NTZ '%s'", l->text);
+  }
+  return PAIMON_OK;
+}
+
+static int display_func(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+  const char *name = e->name.parts[e->name.n - 1];
+  for (const char *c = name; *c; c++) {
+    char ch = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+    CP_RETURN_IF_ERROR(cp_buf_append(out, &ch, 1, err));
+  }
+  if (e->star_arg) return put(out, "(1)", err); /* Spark rewrites count(*) to count(1) */
+  CP_RETURN_IF_ERROR(put(out, e->distinct ? "(DISTINCT " : "(", err));
+  CP_RETURN_IF_ERROR(display_args(e->args, e->n_args, out, err));
+  return put(out, ")", err);
+}
+
+static int display_negated(const cp_sql_expr *e, const char *op, cp_buf *out, paimon_error *err) {
+  if (e->negated) CP_RETURN_IF_ERROR(put(out, "(NOT ", err));
+  CP_RETURN_IF_ERROR(put(out, "(", err));
+  CP_RETURN_IF_ERROR(display(e->args[0], out, err));
+  CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", op));
+  if (e->kind == CP_SQL_E_IN) {
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    CP_RETURN_IF_ERROR(display_args(e->args + 1, e->n_args - 1, out, err));
+    CP_RETURN_IF_ERROR(put(out, ")", err));
+  } else {
+    CP_RETURN_IF_ERROR(display(e->args[1], out, err));
+    if (e->kind == CP_SQL_E_BETWEEN) {
+      CP_RETURN_IF_ERROR(put(out, " AND ", err));
+      CP_RETURN_IF_ERROR(display(e->args[2], out, err));
+    }
+  }
+  CP_RETURN_IF_ERROR(put(out, ")", err));
+  return e->negated ? put(out, ")", err) : PAIMON_OK;
+}
+
+static int display(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+  switch (e->kind) {
+  case CP_SQL_E_COLUMN: return put(out, e->name.parts[e->name.n - 1], err);
+  case CP_SQL_E_STAR: return cp_sql_print_expr(e, out, err);
+  case CP_SQL_E_LITERAL: return display_literal(&e->lit, out, err);
+  case CP_SQL_E_UNARY:
+    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, "(%s ", op_text(e->op)));
+    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
+    return put(out, ")", err);
+  case CP_SQL_E_BINARY:
+    if (e->op == CP_SQL_OP_CONCAT) {
+      CP_RETURN_IF_ERROR(put(out, "concat(", err));
+      CP_RETURN_IF_ERROR(display_args(e->args, 2, out, err));
+      return put(out, ")", err);
+    }
+    CP_RETURN_IF_ERROR(put(out, e->op == CP_SQL_OP_NE ? "(NOT (" : "(", err));
+    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
+    CP_RETURN_IF_ERROR(
+        cp_buf_appendf(out, err, " %s ", e->op == CP_SQL_OP_NE ? "=" : op_text(e->op)));
+    CP_RETURN_IF_ERROR(display(e->args[1], out, err));
+    return put(out, e->op == CP_SQL_OP_NE ? "))" : ")", err);
+  case CP_SQL_E_IS_NULL:
+  case CP_SQL_E_IS_BOOL:
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
+    return cp_buf_appendf(out, err, " IS %s%s)", e->negated ? "NOT " : "",
+                          e->kind == CP_SQL_E_IS_NULL ? "NULL"
+                          : e->bool_value             ? "TRUE"
+                                                      : "FALSE");
+  case CP_SQL_E_IN: return display_negated(e, "IN", out, err);
+  case CP_SQL_E_BETWEEN: return display_negated(e, "BETWEEN", out, err);
+  case CP_SQL_E_LIKE: return display_negated(e, "LIKE", out, err);
+  case CP_SQL_E_CAST:
+    CP_RETURN_IF_ERROR(put(out, "CAST(", err));
+    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
+    return cp_buf_appendf(out, err, " AS %s)", e->type);
+  case CP_SQL_E_CASE: {
+    CP_RETURN_IF_ERROR(put(out, "CASE", err));
+    size_t i = 0, end = e->n_args - (e->has_else ? 1 : 0);
+    if (e->has_operand) {
+      CP_RETURN_IF_ERROR(put(out, " ", err));
+      CP_RETURN_IF_ERROR(display(e->args[i++], out, err));
+    }
+    for (; i < end; i += 2) {
+      CP_RETURN_IF_ERROR(put(out, " WHEN ", err));
+      CP_RETURN_IF_ERROR(display(e->args[i], out, err));
+      CP_RETURN_IF_ERROR(put(out, " THEN ", err));
+      CP_RETURN_IF_ERROR(display(e->args[i + 1], out, err));
+    }
+    if (e->has_else) {
+      CP_RETURN_IF_ERROR(put(out, " ELSE ", err));
+      CP_RETURN_IF_ERROR(display(e->args[e->n_args - 1], out, err));
+    }
+    return put(out, " END", err);
+  }
+  case CP_SQL_E_FUNC: return display_func(e, out, err);
+  }
+  return PAIMON_OK;
+}
+
+int cp_sql_expr_display_name(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+  return display(e, out, err);
+}
+
+/* ---- queries -------------------------------------------------------------------------------- */
+
+static int print_from(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
+  static const char *const joins[] = {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN"};
+  switch (f->kind) {
+  case CP_SQL_FROM_TABLE:
+    CP_RETURN_IF_ERROR(print_name(&f->table, out, err));
+    if (f->has_version)
+      CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " VERSION AS OF %lld", (long long)f->version));
+    break;
+  case CP_SQL_FROM_SUBQUERY:
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_query(f->query, out, err));
+    CP_RETURN_IF_ERROR(put(out, ")", err));
+    break;
+  case CP_SQL_FROM_JOIN:
+    CP_RETURN_IF_ERROR(print_from(f->left, out, err));
+    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", joins[f->join]));
+    CP_RETURN_IF_ERROR(print_from(f->right, out, err));
+    if (f->on) {
+      CP_RETURN_IF_ERROR(put(out, " ON ", err));
+      CP_RETURN_IF_ERROR(cp_sql_print_expr(f->on, out, err));
+    }
+    return PAIMON_OK;
+  }
+  if (f->alias) {
+    CP_RETURN_IF_ERROR(put(out, " AS ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_ident(f->alias, out, err));
+  }
+  return PAIMON_OK;
+}
+
+int cp_sql_print_query(const cp_sql_query *q, cp_buf *out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(put(out, q->distinct ? "SELECT DISTINCT " : "SELECT ", err));
+  for (size_t i = 0; i < q->n_items; i++) {
+    if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(q->items[i].expr, out, err));
+    if (q->items[i].alias) {
+      CP_RETURN_IF_ERROR(put(out, " AS ", err));
+      CP_RETURN_IF_ERROR(cp_sql_print_ident(q->items[i].alias, out, err));
+    }
+  }
+  if (q->from) {
+    CP_RETURN_IF_ERROR(put(out, " FROM ", err));
+    CP_RETURN_IF_ERROR(print_from(q->from, out, err));
+  }
+  if (q->where) {
+    CP_RETURN_IF_ERROR(put(out, " WHERE ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(q->where, out, err));
+  }
+  if (q->n_group_by) {
+    CP_RETURN_IF_ERROR(put(out, " GROUP BY ", err));
+    CP_RETURN_IF_ERROR(print_args(q->group_by, q->n_group_by, out, err));
+  }
+  if (q->having) {
+    CP_RETURN_IF_ERROR(put(out, " HAVING ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(q->having, out, err));
+  }
+  for (size_t i = 0; i < q->n_order_by; i++) {
+    const cp_sql_order_item *o = &q->order_by[i];
+    CP_RETURN_IF_ERROR(put(out, i ? ", " : " ORDER BY ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(o->expr, out, err));
+    CP_RETURN_IF_ERROR(put(out, o->desc ? " DESC" : " ASC", err));
+    if (o->nulls != CP_SQL_NULLS_DEFAULT)
+      CP_RETURN_IF_ERROR(
+          put(out, o->nulls == CP_SQL_NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST", err));
+  }
+  if (q->limit) {
+    CP_RETURN_IF_ERROR(put(out, " LIMIT ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_expr(q->limit, out, err));
+  }
+  return PAIMON_OK;
+}
+
+/* Statement printing lives in ast_print_stmt.c. */

@@ -1,0 +1,161 @@
+/*
+ * Declarations shared by the executor's files (not part of the layer's interface): the session
+ * struct, tables opened for a statement, scans into relations, expression evaluation over
+ * relations, joins, aggregation, store assignment (INSERT / UPDATE / MERGE value conversion) and
+ * the statement executors. The executor only uses the public table API (include/cpaimon/) to
+ * reach tables; everything else is arrow/, types/ and expr/.
+ */
+#ifndef CP_SQL_EXEC_H
+#define CP_SQL_EXEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpaimon/catalog.h"
+#include "expr/expr.h"
+#include "sql/ast.h"
+#include "sql/bind.h"
+#include "sql/rel.h"
+#include "sql/session.h"
+
+struct cp_sql_session {
+  paimon_catalog *catalog;
+  char *database;
+};
+
+/* ---- tables (exec_table.c) ------------------------------------------------------------------- */
+
+/* A table opened for one statement. */
+typedef struct cp_sql_table {
+  paimon_table *table;
+  char *database, *name, *ident; /* ident: "db.table" */
+  cp_type *row;                  /* the table's columns, from its latest schema */
+  bool row_tracking, data_evolution, deletion_vectors;
+} cp_sql_table;
+
+/* Opens `name` ("t" in the current database, or "db.t"). Errors are prefixed with the name's
+ * line:column. */
+int cp_sql_table_open(cp_sql_session *s, const cp_sql_name *name, cp_sql_table *out,
+                      paimon_error *err);
+void cp_sql_table_close(cp_sql_table *t);
+bool cp_sql_table_is_partition_key(const cp_sql_table *t, const char *column);
+/* The database and table of a name, with the session's database when it has one part; *db and
+ * *table are malloc'd. */
+int cp_sql_split_name(cp_sql_session *s, const cp_sql_name *name, char **db, char **table,
+                      paimon_error *err);
+
+typedef struct cp_sql_scan_req {
+  int64_t snapshot;         /* 0: the latest */
+  const cp_sql_expr *where; /* a condition whose conjuncts over this table may filter the scan */
+  const bool *columns;      /* per column of t->row: read it; NULL: all */
+  bool row_id, sequence;    /* add the hidden _ROW_ID / _SEQUENCE_NUMBER columns */
+  const char *qualifier;    /* the relation's columns are qualified by this */
+} cp_sql_scan_req;
+
+/* Reads the table into a relation. *snapshot_read (may be NULL) receives the snapshot read (0 for
+ * an empty table). */
+int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_t *snapshot_read,
+                paimon_error *err);
+
+/* ---- evaluation (exec_table.c) --------------------------------------------------------------- */
+
+/* Evaluates a bound expression over every row of `r`: the array and its Arrow schema named
+ * `name`. */
+int cp_sql_eval(const cp_rel *r, const cp_expr *e, const char *name, struct ArrowSchema *schema,
+                struct ArrowArray *array, paimon_error *err);
+/* The rows of `r` where the bound predicate is TRUE. */
+int cp_sql_filter(const cp_rel *r, const cp_expr *pred, cp_rel *out, paimon_error *err);
+/* As cp_sql_filter, the selection bitmap instead (malloc'd, cp_rel_rows bits). */
+int cp_sql_select_bits(const cp_rel *r, const cp_expr *pred, uint8_t **bits, int64_t *n_true,
+                       paimon_error *err);
+
+/* ---- queries (exec_select.c, exec_from.c) ---------------------------------------------------- */
+
+/* State of one statement's execution. */
+typedef struct cp_sql_exec {
+  cp_sql_session *session;
+  /* Column names referenced anywhere in the statement (lower case): scans read only those, or
+   * every column when all_columns (a '*' somewhere). */
+  char **names;
+  size_t n_names;
+  bool all_columns;
+  /* The WHERE condition of a query reading one table, offered to that table's scan as a filter
+   * (set and cleared around the scan; NULL otherwise). */
+  const cp_sql_expr *pushdown;
+} cp_sql_exec;
+
+int cp_sql_exec_init(cp_sql_exec *x, cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+void cp_sql_exec_free(cp_sql_exec *x);
+
+int cp_sql_run_query(cp_sql_exec *x, const cp_sql_query *q, cp_rel *out, bool *ordered,
+                     paimon_error *err);
+int cp_sql_run_from(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error *err);
+
+/* ---- joins (exec_join.c) --------------------------------------------------------------------- */
+
+/* Row pairs of a join: left[i], right[i] index the two inputs; -1 marks the missing side of an
+ * outer row. */
+typedef struct cp_sql_pairs {
+  int64_t *left, *right;
+  int64_t n;
+} cp_sql_pairs;
+void cp_sql_pairs_free(cp_sql_pairs *p);
+
+/* The pairs of rows of `l` and `r` for which `on` (bound over l's columns then r's; NULL: every
+ * pair) is TRUE, in left-row order; with keep_left / keep_right the unmatched rows of that side
+ * too. Equality conjuncts between the two sides are hash-joined; the rest is evaluated on the
+ * candidate pairs. */
+int cp_sql_join_pairs(const cp_rel *l, const cp_rel *r, const cp_expr *on, bool keep_left,
+                      bool keep_right, cp_sql_pairs *out, paimon_error *err);
+/* The relation of l's columns then r's for the pairs (NULLs on a missing side). */
+int cp_sql_pairs_rel(const cp_rel *l, const cp_rel *r, const cp_sql_pairs *p, cp_rel *out,
+                     paimon_error *err);
+
+/* ---- aggregation (exec_agg.c) ---------------------------------------------------------------- */
+
+/* Groups `in` by the key expressions and computes the aggregate calls (COUNT, SUM, MIN, MAX, AVG,
+ * with DISTINCT), binding both in `scope` (over in's columns). The result has one row per group
+ * (one row when there is no key) and the columns keys..., aggregates..., named by their SQL text.
+ */
+int cp_sql_aggregate(const cp_rel *in, const cp_sql_scope *scope, cp_sql_expr *const *keys,
+                     size_t n_keys, cp_sql_expr *const *aggs, size_t n_aggs, cp_rel *out,
+                     paimon_error *err);
+
+/* Row indices of the first occurrence of each distinct row of columns [0, n_cols) of `r`. */
+int cp_sql_distinct_rows(const cp_rel *r, size_t n_cols, int64_t **idx, int64_t *n,
+                         paimon_error *err);
+
+/* ---- store assignment (exec_assign.c) -------------------------------------------------------- */
+
+/* Whether a value of type `from` may be written to a column of type `to` (Spark's ANSI store
+ * assignment: numbers to numbers, anything atomic to strings, dates and timestamps to each other,
+ * same-shaped nested types); EINVAL "line L:C: Cannot write incompatible data to table 'db.t':
+ * Cannot safely cast 'age': STRING to INT" otherwise. */
+int cp_sql_assign_check(const cp_type *from, const cp_type *to, const char *table,
+                        const char *column, cp_sql_pos pos, paimon_error *err);
+/* Converts a column of values of type `from` (array/schema) to type `to`, failing (EINVAL) on a
+ * value that does not fit: "Fail to assign a value of BIGINT type to the INT type column 'a' due
+ * to an overflow" (Spark's CAST_OVERFLOW_IN_TABLE_INSERT). */
+int cp_sql_assign_array(const cp_type *from, const struct ArrowSchema *schema,
+                        const struct ArrowArray *array, const cp_type *to, const char *column,
+                        struct ArrowSchema *out_schema, struct ArrowArray *out, paimon_error *err);
+
+/* ---- statements ------------------------------------------------------------------------------ */
+
+int cp_sql_exec_insert(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+int cp_sql_exec_update(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+int cp_sql_exec_delete(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+int cp_sql_exec_merge(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+int cp_sql_exec_catalog(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
+                        paimon_error *err);
+int cp_sql_exec_alter(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+
+/* Writes rows (a record batch whose children are named after table columns) into the table and
+ * commits them as one snapshot through the DML interface (dml.h). */
+int cp_sql_write_rows(cp_sql_table *t, struct ArrowSchema *schema, struct ArrowArray *batch,
+                      paimon_error *err);
+
+/* Creates the session's current database if it is the default one and does not exist yet. */
+int cp_sql_ensure_database(cp_sql_session *s, const char *db, paimon_error *err);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * ALTER TABLE (docs/sql.md): ADD COLUMN(S), RENAME COLUMN, DROP COLUMN(S), SET / UNSET
+ * TBLPROPERTIES and ALTER COLUMN ... COMMENT, turned into one paimon_catalog_alter_table call so
+ * that all changes of a statement become one schema version (Java SchemaManager semantics; its
+ * messages, e.g. for NOT NULL added columns, come from the catalog). Column names are matched
+ * case-insensitively, as Spark does, and passed on with their exact spelling.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/status.h"
+#include "sql/exec.h"
+
+/* The exact name of the table column matching `name`, or an error naming the table. */
+static int column_name(const cp_sql_table *t, const char *name, const char **out,
+                       paimon_error *err) {
+  ptrdiff_t i = cp_row_field_index_ci(t->row, name);
+  if (i < 0)
+    return paimon_error_set(err, PAIMON_ENOTFOUND, "Column %s does not exist in table %s.", name,
+                            t->ident);
+  *out = t->row->fields[i].name;
+  return PAIMON_OK;
+}
+
+static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
+                         paimon_schema_change *ch, size_t *n, paimon_error *err) {
+  *n = 0;
+  switch (a->kind) {
+  case CP_SQL_ALTER_ADD_COLUMNS:
+    for (size_t i = 0; i < a->n_columns; i++) {
+      ch[i].kind = PAIMON_ADD_COLUMN;
+      ch[i].name = a->columns[i].name;
+      ch[i].type = a->columns[i].type;
+      ch[i].comment = a->columns[i].comment;
+    }
+    *n = a->n_columns;
+    return PAIMON_OK;
+  case CP_SQL_ALTER_RENAME_COLUMN:
+    ch[0].kind = PAIMON_RENAME_COLUMN;
+    ch[0].value = a->names[1];
+    *n = 1;
+    return column_name(t, a->names[0], &ch[0].name, err);
+  case CP_SQL_ALTER_DROP_COLUMNS:
+    for (size_t i = 0; i < a->n_names; i++) {
+      ch[i].kind = PAIMON_DROP_COLUMN;
+      CP_RETURN_IF_ERROR(column_name(t, a->names[i], &ch[i].name, err));
+    }
+    *n = a->n_names;
+    return PAIMON_OK;
+  case CP_SQL_ALTER_SET_PROPERTIES:
+    for (size_t i = 0; i < a->n_properties; i++) {
+      ch[i].kind = PAIMON_SET_OPTION;
+      ch[i].name = a->properties[i].key;
+      ch[i].value = a->properties[i].value;
+    }
+    *n = a->n_properties;
+    return PAIMON_OK;
+  case CP_SQL_ALTER_UNSET_PROPERTIES:
+    for (size_t i = 0; i < a->n_properties; i++) {
+      const char *key = a->properties[i].key;
+      if (!paimon_table_option(t->table, key)) {
+        if (a->if_exists) continue;
+        return paimon_error_set(err, PAIMON_EINVAL,
+                                "Attempted to unset non-existent property '%s' in table %s", key,
+                                t->ident);
+      }
+      ch[*n].kind = PAIMON_REMOVE_OPTION;
+      ch[(*n)++].name = key;
+    }
+    return PAIMON_OK;
+  case CP_SQL_ALTER_COLUMN_COMMENT:
+    ch[0].kind = PAIMON_UPDATE_COLUMN_COMMENT;
+    ch[0].comment = a->columns[0].comment;
+    *n = 1;
+    return column_name(t, a->columns[0].name, &ch[0].name, err);
+  }
+  return PAIMON_OK;
+}
+
+int cp_sql_exec_alter(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  const cp_sql_alter_table *a = &stmt->alter;
+  cp_sql_table t;
+  CP_RETURN_IF_ERROR(cp_sql_table_open(s, &a->table, &t, err));
+  size_t cap = a->n_columns + a->n_names + a->n_properties + 1;
+  paimon_schema_change *ch = calloc(cap, sizeof *ch);
+  size_t n = 0;
+  int rc = ch ? build_changes(&t, a, ch, &n, err) : CP_ENOMEM(err, "ALTER TABLE");
+  if (!rc && n) rc = paimon_catalog_alter_table(s->catalog, t.ident, ch, n, false, err);
+  free(ch);
+  cp_sql_table_close(&t);
+  return rc;
+}

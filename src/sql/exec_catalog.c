@@ -1,0 +1,373 @@
+/*
+ * Catalog statements (docs/sql.md, "Databases and tables"): CREATE / DROP DATABASE, USE,
+ * SHOW DATABASES / TABLES, DESCRIBE [EXTENDED], CREATE / DROP TABLE and ALTER TABLE, executed
+ * through include/cpaimon/catalog.h. Result tables have Spark's columns: SHOW DATABASES
+ * (namespace), SHOW TABLES (namespace, tableName, isTemporary), DESCRIBE (col_name, data_type,
+ * comment) with Spark's type names and its "# Partition Information" section.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arrow/schema.h"
+#include "base/status.h"
+#include "sql/exec.h"
+
+/* ---- result tables of strings --------------------------------------------------------------- */
+
+typedef struct text_table {
+  size_t n_cols;
+  const char *const *names;
+  cp_builder **cols;
+} text_table;
+
+static int text_table_init(text_table *t, const char *const *names, size_t n, paimon_error *err) {
+  memset(t, 0, sizeof *t);
+  t->n_cols = n;
+  t->names = names;
+  t->cols = calloc(n, sizeof *t->cols);
+  if (!t->cols) return CP_ENOMEM(err, "result");
+  struct ArrowSchema s;
+  for (size_t i = 0; i < n; i++) {
+    bool is_bool = strcmp(names[i], "isTemporary") == 0;
+    CP_RETURN_IF_ERROR(
+        cp_schema_init(&s, is_bool ? "b" : "u", names[i], ARROW_FLAG_NULLABLE, 0, err));
+    int rc = cp_builder_create(&t->cols[i], &s, err);
+    cp_schema_release(&s);
+    CP_RETURN_IF_ERROR(rc);
+  }
+  return PAIMON_OK;
+}
+
+static void text_table_free(text_table *t) {
+  for (size_t i = 0; t->cols && i < t->n_cols; i++) cp_builder_free(t->cols[i]);
+  free(t->cols);
+  memset(t, 0, sizeof *t);
+}
+
+/* Appends one row; NULL cells are NULL; "false"/"true" in the boolean column. */
+static int text_table_row(text_table *t, const char *const *cells, paimon_error *err) {
+  for (size_t i = 0; i < t->n_cols; i++) {
+    int rc;
+    if (!cells[i])
+      rc = cp_builder_append_null(t->cols[i], err);
+    else if (cp_builder_type(t->cols[i])->id == CP_ARROW_BOOL)
+      rc = cp_builder_append_bool(t->cols[i], strcmp(cells[i], "true") == 0, err);
+    else
+      rc = cp_builder_append_str(t->cols[i], cells[i], err);
+    CP_RETURN_IF_ERROR(rc);
+  }
+  return PAIMON_OK;
+}
+
+static int text_table_finish(text_table *t, cp_sql_result *out, paimon_error *err) {
+  cp_rel_builder b = CP_REL_BUILDER_INIT;
+  cp_type *str = NULL, *boolean = NULL;
+  int rc = cp_type_new_sized(&str, CP_TYPE_VARCHAR, CP_TYPE_MAX_LENGTH, true, err);
+  if (!rc) rc = cp_type_new(&boolean, CP_TYPE_BOOLEAN, true, err);
+  int64_t rows = t->n_cols ? cp_builder_length(t->cols[0]) : 0;
+  for (size_t i = 0; !rc && i < t->n_cols; i++) {
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    memset(&a, 0, sizeof a);
+    rc = cp_schema_copy(&s, cp_builder_schema(t->cols[i]), err);
+    if (rc) break;
+    rc = cp_builder_finish(t->cols[i], &a, err);
+    if (rc) {
+      cp_schema_release(&s);
+      break;
+    }
+    bool is_bool = cp_builder_type(t->cols[i])->id == CP_ARROW_BOOL;
+    rc = cp_rel_builder_add(&b, t->names[i], NULL, is_bool ? boolean : str, false, &s, &a, err);
+  }
+  cp_type_free(str);
+  cp_type_free(boolean);
+  cp_rel rel;
+  if (rc) {
+    cp_rel_builder_free(&b);
+    return rc;
+  }
+  CP_RETURN_IF_ERROR(cp_rel_builder_finish(&b, rows, &rel, err));
+  out->has_rows = true;
+  cp_schema_move(&rel.schema, &out->schema);
+  cp_array_move(&rel.batch, &out->batch);
+  cp_rel_free(&rel);
+  return PAIMON_OK;
+}
+
+/* ---- databases ------------------------------------------------------------------------------ */
+
+int cp_sql_ensure_database(cp_sql_session *s, const char *db, paimon_error *err) {
+  if (strcmp(db, CP_SQL_DEFAULT_DATABASE) != 0) return PAIMON_OK;
+  return paimon_catalog_create_database(s->catalog, db, true, err);
+}
+
+static int at_stmt(const cp_sql_stmt *stmt, int rc, paimon_error *err) {
+  if (rc && rc != PAIMON_ENOMEM && err && strncmp(err->message, "line ", 5) != 0)
+    paimon_error_prefix(err, "line %d:%d", stmt->pos.line, stmt->pos.col);
+  return rc;
+}
+
+static int use_database(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  const char *db = stmt->name.parts[0];
+  bool exists = false;
+  CP_RETURN_IF_ERROR(cp_sql_ensure_database(s, db, err));
+  CP_RETURN_IF_ERROR(paimon_catalog_database_exists(s->catalog, db, &exists, err));
+  if (!exists) return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
+  char *copy = strdup(db);
+  if (!copy) return CP_ENOMEM(err, "USE");
+  free(s->database);
+  s->database = copy;
+  return PAIMON_OK;
+}
+
+static int show_databases(cp_sql_session *s, cp_sql_result *out, paimon_error *err) {
+  static const char *const names[] = {"namespace"};
+  paimon_string_list list = {NULL, 0};
+  text_table t;
+  int rc = cp_sql_ensure_database(s, s->database, err);
+  if (!rc) rc = paimon_catalog_list_databases(s->catalog, &list, err);
+  if (!rc) rc = text_table_init(&t, names, 1, err);
+  for (size_t i = 0; !rc && i < list.count; i++) {
+    const char *cells[] = {list.items[i]};
+    rc = text_table_row(&t, cells, err);
+  }
+  if (!rc) rc = text_table_finish(&t, out, err);
+  text_table_free(&t);
+  paimon_string_list_free(&list);
+  return rc;
+}
+
+static int show_tables(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
+                       paimon_error *err) {
+  static const char *const names[] = {"namespace", "tableName", "isTemporary"};
+  const char *db = stmt->name.n ? stmt->name.parts[0] : s->database;
+  paimon_string_list list = {NULL, 0};
+  bool exists = false;
+  int rc = cp_sql_ensure_database(s, db, err);
+  if (!rc) rc = paimon_catalog_database_exists(s->catalog, db, &exists, err);
+  if (!rc && !exists)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
+  if (!rc && exists) rc = paimon_catalog_list_tables(s->catalog, db, &list, err);
+  text_table t;
+  memset(&t, 0, sizeof t);
+  if (!rc) rc = text_table_init(&t, names, 3, err);
+  for (size_t i = 0; !rc && i < list.count; i++) {
+    const char *cells[] = {db, list.items[i], "false"};
+    rc = text_table_row(&t, cells, err);
+  }
+  if (!rc) rc = text_table_finish(&t, out, err);
+  text_table_free(&t);
+  paimon_string_list_free(&list);
+  return rc;
+}
+
+/* ---- DESCRIBE ------------------------------------------------------------------------------- */
+
+/* Spark's catalogString of the Spark type a Paimon type maps to (SparkTypeUtils). */
+static int spark_type(const cp_type *t, cp_buf *b, paimon_error *err) {
+  switch (t->kind) {
+  case CP_TYPE_BOOLEAN: return cp_buf_appendf(b, err, "boolean");
+  case CP_TYPE_TINYINT: return cp_buf_appendf(b, err, "tinyint");
+  case CP_TYPE_SMALLINT: return cp_buf_appendf(b, err, "smallint");
+  case CP_TYPE_INT: return cp_buf_appendf(b, err, "int");
+  case CP_TYPE_BIGINT: return cp_buf_appendf(b, err, "bigint");
+  case CP_TYPE_FLOAT: return cp_buf_appendf(b, err, "float");
+  case CP_TYPE_DOUBLE: return cp_buf_appendf(b, err, "double");
+  case CP_TYPE_DECIMAL: return cp_buf_appendf(b, err, "decimal(%d,%d)", t->precision, t->scale);
+  case CP_TYPE_CHAR: return cp_buf_appendf(b, err, "char(%d)", t->length);
+  case CP_TYPE_VARCHAR:
+    if (t->length == CP_TYPE_MAX_LENGTH) return cp_buf_appendf(b, err, "string");
+    return cp_buf_appendf(b, err, "varchar(%d)", t->length);
+  case CP_TYPE_BINARY:
+  case CP_TYPE_VARBINARY:
+  case CP_TYPE_BLOB: return cp_buf_appendf(b, err, "binary");
+  case CP_TYPE_DATE: return cp_buf_appendf(b, err, "date");
+  case CP_TYPE_TIME: return cp_buf_appendf(b, err, "time(%d)", t->precision);
+  case CP_TYPE_TIMESTAMP: return cp_buf_appendf(b, err, "timestamp_ntz");
+  case CP_TYPE_TIMESTAMP_LTZ: return cp_buf_appendf(b, err, "timestamp");
+  case CP_TYPE_VARIANT: return cp_buf_appendf(b, err, "variant");
+  case CP_TYPE_ARRAY:
+  case CP_TYPE_VECTOR:
+    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "array<"));
+    CP_RETURN_IF_ERROR(spark_type(t->element, b, err));
+    return cp_buf_appendf(b, err, ">");
+  case CP_TYPE_MAP:
+  case CP_TYPE_MULTISET:
+    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "map<"));
+    CP_RETURN_IF_ERROR(spark_type(t->kind == CP_TYPE_MAP ? t->key : t->element, b, err));
+    if (t->kind == CP_TYPE_MULTISET) return cp_buf_appendf(b, err, ",int>");
+    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, ","));
+    CP_RETURN_IF_ERROR(spark_type(t->value, b, err));
+    return cp_buf_appendf(b, err, ">");
+  case CP_TYPE_ROW:
+    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "struct<"));
+    for (size_t i = 0; i < t->n_fields; i++) {
+      CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "%s%s:", i ? "," : "", t->fields[i].name));
+      CP_RETURN_IF_ERROR(spark_type(t->fields[i].type, b, err));
+    }
+    return cp_buf_appendf(b, err, ">");
+  }
+  return PAIMON_OK;
+}
+
+static int describe_column(text_table *out, const cp_field *f, paimon_error *err) {
+  cp_buf b = CP_BUF_INIT;
+  int rc = spark_type(f->type, &b, err);
+  if (!rc) rc = cp_buf_nul_terminate(&b, err);
+  if (!rc) {
+    const char *cells[] = {f->name, (const char *)b.data, f->description};
+    rc = text_table_row(out, cells, err);
+  }
+  cp_buf_free(&b);
+  return rc;
+}
+
+static int describe_extended(text_table *out, const cp_sql_table *t, paimon_error *err) {
+  int64_t latest = 0;
+  CP_RETURN_IF_ERROR(paimon_table_latest_snapshot_id(t->table, &latest, err));
+  char snap[32], schema_id[32];
+  snprintf(snap, sizeof snap, "%lld", (long long)latest);
+  snprintf(schema_id, sizeof schema_id, "%lld", (long long)paimon_table_schema_id(t->table));
+  char *json = NULL;
+  CP_RETURN_IF_ERROR(paimon_table_schema_json(t->table, &json, err));
+  /* Table properties as Spark lists them: [k=v, ...], the schema's options in file order. */
+  cp_buf props = CP_BUF_INIT;
+  int rc = cp_buf_appendf(&props, err, "[");
+  json_t *doc = json_loads(json, 0, NULL);
+  json_t *options = doc ? json_object_get(doc, "options") : NULL;
+  const char *key;
+  json_t *value;
+  bool first = true;
+  json_object_foreach(options, key, value) {
+    if (rc || !json_is_string(value)) continue;
+    rc = cp_buf_appendf(&props, err, "%s%s=%s", first ? "" : ", ", key, json_string_value(value));
+    first = false;
+  }
+  json_decref(doc);
+  if (!rc) rc = cp_buf_appendf(&props, err, "]");
+  if (!rc) rc = cp_buf_nul_terminate(&props, err);
+  const char *rows[][3] = {{"", "", ""},
+                           {"# Detailed Table Information", "", ""},
+                           {"Name", t->ident, ""},
+                           {"Type", "TABLE", ""},
+                           {"Provider", "paimon", ""},
+                           {"Location", paimon_table_path(t->table), ""},
+                           {"Schema Id", schema_id, ""},
+                           {"Latest Snapshot", snap, ""},
+                           {"Table Properties", props.data ? (const char *)props.data : "[]", ""}};
+  for (size_t i = 0; !rc && i < sizeof rows / sizeof rows[0]; i++)
+    rc = text_table_row(out, rows[i], err);
+  cp_buf_free(&props);
+  free(json);
+  return rc;
+}
+
+static int describe(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
+                    paimon_error *err) {
+  static const char *const names[] = {"col_name", "data_type", "comment"};
+  cp_sql_table t;
+  CP_RETURN_IF_ERROR(cp_sql_table_open(s, &stmt->name, &t, err));
+  text_table tt;
+  int rc = text_table_init(&tt, names, 3, err);
+  for (size_t i = 0; !rc && i < t.row->n_fields; i++)
+    rc = describe_column(&tt, &t.row->fields[i], err);
+  size_t n_part = paimon_table_partition_key_count(t.table);
+  if (!rc && n_part) {
+    const char *head[] = {"# Partition Information", "", ""};
+    const char *cols[] = {"# col_name", "data_type", "comment"};
+    rc = text_table_row(&tt, head, err);
+    if (!rc) rc = text_table_row(&tt, cols, err);
+    for (size_t i = 0; !rc && i < n_part; i++) {
+      const cp_field *f = cp_row_find_field(t.row, paimon_table_partition_key(t.table, i));
+      if (f) rc = describe_column(&tt, f, err);
+    }
+  }
+  if (!rc && stmt->extended) rc = describe_extended(&tt, &t, err);
+  if (!rc) rc = text_table_finish(&tt, out, err);
+  text_table_free(&tt);
+  cp_sql_table_close(&t);
+  return rc;
+}
+
+/* ---- CREATE / DROP TABLE -------------------------------------------------------------------- */
+
+static int create_table(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  const cp_sql_create_table *c = &stmt->create;
+  char *db = NULL, *name = NULL, *ident = NULL;
+  paimon_schema *schema = NULL;
+  CP_RETURN_IF_ERROR(cp_sql_split_name(s, &c->table, &db, &name, err));
+  int rc = asprintf(&ident, "%s.%s", db, name) < 0 ? CP_ENOMEM(err, "CREATE TABLE") : 0;
+  if (!rc) rc = paimon_schema_new(&schema, err);
+  for (size_t i = 0; !rc && i < c->n_columns; i++) {
+    const cp_sql_column_def *col = &c->columns[i];
+    /* Names resolve case-insensitively, so two columns may not differ only in case (Spark). */
+    for (size_t j = 0; !rc && j < i; j++)
+      if (strcasecmp(c->columns[j].name, col->name) == 0)
+        rc = cp_sql_error_at(err, PAIMON_EINVAL, col->pos, "The column %s already exists.",
+                             col->name);
+    if (!rc) rc = paimon_schema_add_column(schema, col->name, col->type, col->comment, err);
+    if (rc)
+      paimon_error_prefix(err, "line %d:%d: column %s", col->pos.line, col->pos.col, col->name);
+  }
+  if (!rc && c->n_partition_keys) {
+    /* Partition keys name columns case-insensitively; the schema wants their exact names. */
+    const char **keys = calloc(c->n_partition_keys, sizeof *keys);
+    rc = keys ? PAIMON_OK : CP_ENOMEM(err, "CREATE TABLE");
+    for (size_t i = 0; !rc && i < c->n_partition_keys; i++) {
+      keys[i] = c->partition_keys[i];
+      for (size_t j = 0; j < c->n_columns; j++)
+        if (strcasecmp(c->columns[j].name, keys[i]) == 0) keys[i] = c->columns[j].name;
+    }
+    if (!rc) rc = paimon_schema_set_partition_keys(schema, keys, c->n_partition_keys, err);
+    if (rc && rc != PAIMON_ENOMEM)
+      paimon_error_prefix(err, "line %d:%d", c->partition_pos.line, c->partition_pos.col);
+    free(keys);
+  }
+  for (size_t i = 0; !rc && i < c->n_properties; i++)
+    rc = paimon_schema_set_option(schema, c->properties[i].key, c->properties[i].value, err);
+  if (!rc && c->comment) rc = paimon_schema_set_comment(schema, c->comment, err);
+  if (!rc) rc = cp_sql_ensure_database(s, db, err);
+  if (!rc) rc = paimon_catalog_create_table(s->catalog, ident, schema, c->if_not_exists, err);
+  paimon_schema_free(schema);
+  free(db);
+  free(name);
+  free(ident);
+  return rc;
+}
+
+static int drop_table(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  char *db = NULL, *name = NULL, *ident = NULL;
+  CP_RETURN_IF_ERROR(cp_sql_split_name(s, &stmt->name, &db, &name, err));
+  int rc = asprintf(&ident, "%s.%s", db, name) < 0 ? CP_ENOMEM(err, "DROP TABLE") : 0;
+  if (!rc) rc = paimon_catalog_drop_table(s->catalog, ident, stmt->if_exists, err);
+  free(db);
+  free(name);
+  free(ident);
+  return rc;
+}
+
+int cp_sql_exec_catalog(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
+                        paimon_error *err) {
+  int rc;
+  switch (stmt->kind) {
+  case CP_SQL_S_CREATE_DATABASE:
+    rc = paimon_catalog_create_database(s->catalog, stmt->name.parts[0], stmt->if_not_exists, err);
+    break;
+  case CP_SQL_S_DROP_DATABASE:
+    rc = paimon_catalog_drop_database(s->catalog, stmt->name.parts[0], stmt->if_exists,
+                                      stmt->cascade, err);
+    break;
+  case CP_SQL_S_USE: rc = use_database(s, stmt, err); break;
+  case CP_SQL_S_SHOW_DATABASES: rc = show_databases(s, out, err); break;
+  case CP_SQL_S_SHOW_TABLES: rc = show_tables(s, stmt, out, err); break;
+  case CP_SQL_S_DESCRIBE: rc = describe(s, stmt, out, err); break;
+  case CP_SQL_S_CREATE_TABLE: rc = create_table(s, stmt, err); break;
+  case CP_SQL_S_DROP_TABLE: rc = drop_table(s, stmt, err); break;
+  case CP_SQL_S_ALTER_TABLE: rc = cp_sql_exec_alter(s, stmt, err); break;
+  default: rc = paimon_error_set(err, PAIMON_EINVAL, "not a catalog statement"); break;
+  }
+  return at_stmt(stmt, rc, err);
+}

@@ -1,0 +1,220 @@
+/*
+ * UPDATE and DELETE (docs/sql.md; Spark semantics of spec/data-evolution.md §3.8): the executor
+ * reads the table with `_ROW_ID`, finds the rows the WHERE condition is TRUE for (a NULL condition
+ * leaves a row alone, as Spark's Not(EqualNullSafe(cond, true)) does), computes the new values
+ * with store assignment (exec_assign.c), and hands the row ids and values to the DML interface
+ * (dml.h), which commits one snapshot. The checks Spark makes before running are made here first:
+ * data-evolution tables cannot update partition columns ("Update to partition columns is not
+ * supported for data evolution tables.") and delete only with deletion vectors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arrow/schema.h"
+#include "base/status.h"
+#include "sql/dml.h"
+#include "sql/exec.h"
+#include "sql/exec_dml_internal.h"
+#include "types/special_fields.h"
+
+int cp_sql_need_row_tracking(const cp_sql_table *t, const char *verb, cp_sql_pos pos,
+                             paimon_error *err) {
+  if (t->row_tracking) return PAIMON_OK;
+  return cp_sql_error_at(err, PAIMON_EUNSUPPORTED, pos,
+                         "%s on %s is not supported: cpaimon changes rows by their _ROW_ID, which "
+                         "needs the table option 'row-tracking.enabled' = 'true'",
+                         verb, t->ident);
+}
+
+int cp_sql_target_column(const cp_sql_table *t, const char *qualifier, const cp_sql_name *target,
+                         const char *verb, size_t *out, paimon_error *err) {
+  const char *col = target->parts[target->n - 1];
+  if (target->n > 2 ||
+      (target->n == 2 && (!qualifier || strcasecmp(target->parts[0], qualifier) != 0)))
+    return cp_sql_error_at(err, PAIMON_EINVAL, target->pos,
+                           "%s can only assign columns of the target table %s", verb, t->ident);
+  if (strcasecmp(col, CP_ROW_ID_FIELD_NAME) == 0 ||
+      strcasecmp(col, CP_SEQUENCE_NUMBER_FIELD_NAME) == 0)
+    return cp_sql_error_at(err, PAIMON_EINVAL, target->pos,
+                           "%s cannot assign the row-tracking column %s", verb, col);
+  ptrdiff_t i = cp_row_field_index_ci(t->row, col);
+  if (i < 0)
+    return cp_sql_error_at(err, PAIMON_ENOTFOUND, target->pos,
+                           "Column %s does not exist in table %s.", col, t->ident);
+  if (t->data_evolution && cp_sql_table_is_partition_key(t, t->row->fields[i].name))
+    return cp_sql_error_at(err, PAIMON_EINVAL, target->pos,
+                           "Update to partition columns is not supported for data evolution "
+                           "tables.");
+  *out = (size_t)i;
+  return PAIMON_OK;
+}
+
+int cp_sql_read_target(cp_sql_table *t, const char *qualifier, cp_rel *out, int64_t *snapshot,
+                       paimon_error *err) {
+  cp_sql_scan_req req = {0, NULL, NULL, t->row_tracking, false, qualifier};
+  return cp_sql_scan(t, &req, out, snapshot, err);
+}
+
+int cp_sql_row_id_column(const cp_rel *r, size_t *out, paimon_error *err) {
+  for (size_t i = 0; i < r->n_cols; i++)
+    if (r->cols[i].hidden && strcmp(r->cols[i].name, CP_ROW_ID_FIELD_NAME) == 0) {
+      *out = i;
+      return PAIMON_OK;
+    }
+  return paimon_error_set(err, PAIMON_ENOTFOUND, "internal: no _ROW_ID column was read");
+}
+
+/* ---- UPDATE --------------------------------------------------------------------------------- */
+
+/* Binds the SET values and checks that each may be stored in its column. */
+static int bind_set(const cp_sql_table *t, const cp_sql_update *u, const cp_sql_scope *scope,
+                    const char *qualifier, size_t *cols, cp_expr **values, paimon_error *err) {
+  for (size_t i = 0; i < u->n_set; i++) {
+    const cp_sql_assignment *a = &u->set[i];
+    CP_RETURN_IF_ERROR(cp_sql_target_column(t, qualifier, &a->target, "UPDATE", &cols[i], err));
+    for (size_t j = 0; j < i; j++)
+      if (cols[j] == cols[i])
+        return cp_sql_error_at(err, PAIMON_EINVAL, a->target.pos,
+                               "The column %s appears more than once as an assignment target",
+                               t->row->fields[cols[i]].name);
+    CP_RETURN_IF_ERROR(cp_sql_bind(scope, a->value, &values[i], err));
+    const cp_field *f = &t->row->fields[cols[i]];
+    if (!(a->value->kind == CP_SQL_E_LITERAL && a->value->lit.kind == CP_SQL_LIT_NULL))
+      CP_RETURN_IF_ERROR(
+          cp_sql_assign_check(values[i]->type, f->type, t->ident, f->name, a->value->pos, err));
+  }
+  return PAIMON_OK;
+}
+
+int cp_sql_update_batch(const cp_sql_table *t, const cp_rel *rows, size_t row_id_col,
+                        const size_t *cols, cp_expr *const *values, size_t n, cp_rel *out,
+                        paimon_error *err) {
+  cp_rel_builder b = CP_REL_BUILDER_INIT;
+  int rc = cp_rel_builder_add_from(&b, rows, row_id_col, err);
+  for (size_t i = 0; !rc && i < n; i++) {
+    const cp_field *f = &t->row->fields[cols[i]];
+    struct ArrowSchema s, cs;
+    struct ArrowArray a, ca;
+    memset(&a, 0, sizeof a);
+    memset(&ca, 0, sizeof ca);
+    rc = cp_sql_eval(rows, values[i], f->name, &s, &a, err);
+    if (rc) break;
+    rc = cp_sql_assign_array(values[i]->type, &s, &a, f->type, f->name, &cs, &ca, err);
+    cp_array_release(&a);
+    cp_schema_release(&s);
+    if (!rc) rc = cp_rel_builder_add(&b, f->name, NULL, f->type, false, &cs, &ca, err);
+  }
+  if (rc) {
+    cp_rel_builder_free(&b);
+    return rc;
+  }
+  return cp_rel_builder_finish(&b, cp_rel_rows(rows), out, err);
+}
+
+int cp_sql_exec_update(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  const cp_sql_update *u = &stmt->update;
+  cp_sql_table t;
+  CP_RETURN_IF_ERROR(cp_sql_table_open(s, &u->table, &t, err));
+  const char *qualifier = u->alias ? u->alias : t.name;
+  cp_rel all, rows, batch;
+  memset(&all, 0, sizeof all);
+  memset(&rows, 0, sizeof rows);
+  memset(&batch, 0, sizeof batch);
+  cp_sql_scope scope;
+  memset(&scope, 0, sizeof scope);
+  size_t *cols = calloc(u->n_set + 1, sizeof *cols), row_id = 0;
+  cp_expr **values = calloc(u->n_set + 1, sizeof *values), *pred = NULL;
+  int64_t snapshot = 0;
+  int rc = (cols && values) ? cp_sql_need_row_tracking(&t, "UPDATE", stmt->pos, err)
+                            : CP_ENOMEM(err, "UPDATE");
+  if (!rc) rc = cp_sql_read_target(&t, qualifier, &all, &snapshot, err);
+  if (!rc) rc = cp_sql_scope_init(&scope, all.cols, all.n_cols, "UPDATE", err);
+  if (!rc) rc = bind_set(&t, u, &scope, qualifier, cols, values, err);
+  if (!rc && u->where) {
+    scope.clause = "WHERE";
+    rc = cp_sql_bind_predicate(&scope, u->where, &pred, err);
+  }
+  if (!rc && pred) rc = cp_sql_filter(&all, pred, &rows, err);
+  const cp_rel *target = pred ? &rows : &all;
+  if (!rc) rc = cp_sql_row_id_column(target, &row_id, err);
+  if (!rc) rc = cp_sql_update_batch(&t, target, row_id, cols, values, u->n_set, &batch, err);
+  if (!rc && cp_rel_rows(&batch) > 0) {
+    cp_dml *d = NULL;
+    rc = cp_dml_begin(&d, t.table, CP_DML_UPDATE, snapshot, err);
+    if (!rc) rc = cp_dml_update(d, &batch.schema, &batch.batch, err);
+    if (!rc) rc = cp_dml_commit(d, NULL, err);
+    cp_dml_free(d);
+  }
+  for (size_t i = 0; values && i < u->n_set; i++) cp_expr_free(values[i]);
+  free(values);
+  free(cols);
+  cp_expr_free(pred);
+  cp_sql_scope_free(&scope);
+  cp_rel_free(&batch);
+  cp_rel_free(&rows);
+  cp_rel_free(&all);
+  cp_sql_table_close(&t);
+  return rc;
+}
+
+/* ---- DELETE --------------------------------------------------------------------------------- */
+
+int cp_sql_check_delete(const cp_sql_table *t, cp_sql_pos pos, bool merge, paimon_error *err) {
+  if (!t->data_evolution || t->deletion_vectors) return PAIMON_OK;
+  return cp_sql_error_at(err, PAIMON_EINVAL, pos, "%s",
+                         merge ? "MERGE INTO DELETE on DataEvolution table requires "
+                                 "deletion-vectors.enabled=true."
+                               : "Can only perform deletion operation on data evolution tables "
+                                 "with DeletionVector enabled.");
+}
+
+int cp_sql_row_ids(const cp_rel *r, size_t col, int64_t **ids, size_t *n, paimon_error *err) {
+  cp_array_view v;
+  CP_RETURN_IF_ERROR(cp_rel_view(r, &v, err));
+  int64_t rows = v.length;
+  *ids = malloc(((size_t)rows + 1) * sizeof **ids);
+  int rc = *ids ? PAIMON_OK : CP_ENOMEM(err, "row ids");
+  for (int64_t i = 0; !rc && i < rows; i++) (*ids)[i] = cp_view_get_int64(&v.children[col], i);
+  *n = (size_t)rows;
+  cp_array_view_reset(&v);
+  return rc;
+}
+
+int cp_sql_exec_delete(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  const cp_sql_delete *del = &stmt->del;
+  cp_sql_table t;
+  CP_RETURN_IF_ERROR(cp_sql_table_open(s, &del->table, &t, err));
+  cp_rel all, rows;
+  memset(&all, 0, sizeof all);
+  memset(&rows, 0, sizeof rows);
+  cp_sql_scope scope;
+  memset(&scope, 0, sizeof scope);
+  cp_expr *pred = NULL;
+  int64_t snapshot = 0, *ids = NULL;
+  size_t n = 0, row_id = 0;
+  int rc = cp_sql_need_row_tracking(&t, "DELETE", stmt->pos, err);
+  if (!rc) rc = cp_sql_check_delete(&t, stmt->pos, false, err);
+  if (!rc) rc = cp_sql_read_target(&t, del->alias ? del->alias : t.name, &all, &snapshot, err);
+  if (!rc) rc = cp_sql_scope_init(&scope, all.cols, all.n_cols, "WHERE", err);
+  if (!rc && del->where) rc = cp_sql_bind_predicate(&scope, del->where, &pred, err);
+  if (!rc && pred) rc = cp_sql_filter(&all, pred, &rows, err);
+  const cp_rel *victims = pred ? &rows : &all;
+  if (!rc) rc = cp_sql_row_id_column(victims, &row_id, err);
+  if (!rc) rc = cp_sql_row_ids(victims, row_id, &ids, &n, err);
+  if (!rc && n > 0) {
+    cp_dml *d = NULL;
+    rc = cp_dml_begin(&d, t.table, CP_DML_DELETE, snapshot, err);
+    if (!rc) rc = cp_dml_delete(d, ids, n, err);
+    if (!rc) rc = cp_dml_commit(d, NULL, err);
+    cp_dml_free(d);
+  }
+  free(ids);
+  cp_expr_free(pred);
+  cp_sql_scope_free(&scope);
+  cp_rel_free(&rows);
+  cp_rel_free(&all);
+  cp_sql_table_close(&t);
+  return rc;
+}

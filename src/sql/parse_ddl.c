@@ -1,0 +1,330 @@
+/*
+ * Catalog statements of the SQL parser (parser.h), after Spark's grammar (SqlBaseParser.g4
+ * createNamespace / createTable / dropTable / alterTable... / use / show / describe):
+ *
+ *   CREATE (DATABASE | SCHEMA | NAMESPACE) [IF NOT EXISTS] db [COMMENT 'c']
+ *   CREATE TABLE [IF NOT EXISTS] [db.]t (c type [NOT NULL] [COMMENT 'c'], ...) [USING paimon]
+ *       [PARTITIONED BY (c, ...)] [COMMENT 'c'] [TBLPROPERTIES (k = v, ...) | WITH (k = v, ...)]
+ *   DROP TABLE [IF EXISTS] t [PURGE];  DROP DATABASE [IF EXISTS] db [RESTRICT | CASCADE]
+ *   ALTER TABLE t ADD COLUMN(S) [(]c type [COMMENT 'c'], ...[)] | RENAME COLUMN a TO b
+ *       | DROP COLUMN(S) [(]c, ...[)] | SET TBLPROPERTIES (k = v, ...)
+ *       | UNSET TBLPROPERTIES [IF EXISTS] (k, ...) | ALTER COLUMN c COMMENT 'c'
+ *   USE [DATABASE | NAMESPACE] db;  SHOW DATABASES;  SHOW TABLES [FROM | IN db]
+ *   DESC[RIBE] [TABLE] [EXTENDED | FORMATTED] t
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "base/status.h"
+#include "sql/parser_internal.h"
+
+int cp_ps_create(cp_sql_parser *p, paimon_error *err);
+int cp_ps_drop(cp_sql_parser *p, paimon_error *err);
+int cp_ps_alter(cp_sql_parser *p, paimon_error *err);
+int cp_ps_use_show_describe(cp_sql_parser *p, paimon_error *err);
+
+static bool database_word(cp_sql_parser *p) {
+  return cp_ps_kw(p, "database") || cp_ps_kw(p, "schema") || cp_ps_kw(p, "namespace");
+}
+
+static bool databases_word(cp_sql_parser *p) {
+  return cp_ps_kw(p, "databases") || cp_ps_kw(p, "schemas") || cp_ps_kw(p, "namespaces");
+}
+
+static int if_exists(cp_sql_parser *p, bool *out, paimon_error *err) {
+  if (!cp_ps_kw(p, "if")) return PAIMON_OK;
+  cp_ps_next(p);
+  *out = true;
+  return cp_ps_expect_kw(p, "exists", err);
+}
+
+static int if_not_exists(cp_sql_parser *p, bool *out, paimon_error *err) {
+  if (!cp_ps_kw(p, "if")) return PAIMON_OK;
+  cp_ps_next(p);
+  *out = true;
+  CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "not", err));
+  return cp_ps_expect_kw(p, "exists", err);
+}
+
+/* A property key: a string or a dotted identifier (joined with '.'). */
+static int property_key(cp_sql_parser *p, const char **out, paimon_error *err) {
+  if (cp_ps_is(p, CP_TOK_STRING)) { /* one token: 'k' 'v' is a key and its value */
+    const cp_sql_token *t = cp_ps_next(p);
+    *out = cp_ps_strdup(p, t->text, t->text_len, err);
+    return *out ? PAIMON_OK : PAIMON_ENOMEM;
+  }
+  cp_sql_name name;
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 16, &name, err));
+  cp_buf b = CP_BUF_INIT;
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < name.n; i++) {
+    if (i) rc = cp_buf_append(&b, ".", 1, err);
+    if (!rc) rc = cp_buf_append(&b, name.parts[i], strlen(name.parts[i]), err);
+  }
+  if (!rc) *out = cp_ps_strdup(p, (const char *)b.data, b.len, err);
+  if (!rc && !*out) rc = PAIMON_ENOMEM;
+  cp_buf_free(&b);
+  return rc;
+}
+
+/* A property value: a string, number, TRUE/FALSE or a word, as its text. */
+static int property_value(cp_sql_parser *p, const char **out, paimon_error *err) {
+  const cp_sql_token *t = cp_ps_peek(p);
+  size_t len;
+  if (t->kind == CP_TOK_STRING) return cp_ps_string(p, out, &len, err);
+  if (t->kind == CP_TOK_NUMBER || t->kind == CP_TOK_IDENT) {
+    cp_ps_next(p);
+    *out = cp_ps_strdup(p, t->text, t->text_len, err);
+    return *out ? PAIMON_OK : PAIMON_ENOMEM;
+  }
+  return cp_ps_error(p, "a property value", err);
+}
+
+/* '(' key [= value], ... ')'; with_values false: keys only (UNSET). */
+static int properties(cp_sql_parser *p, bool with_values, cp_sql_property **out, size_t *n,
+                      paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+  cp_ps_vec v = {0};
+  int rc = PAIMON_OK;
+  do {
+    cp_sql_property *prop = cp_ps_alloc(p, sizeof *prop, err);
+    rc = prop ? property_key(p, &prop->key, err) : PAIMON_ENOMEM;
+    if (!rc && with_values) {
+      cp_ps_accept(p, CP_TOK_EQ);
+      rc = property_value(p, &prop->value, err);
+    }
+    if (!rc) rc = cp_ps_vec_push(&v, prop, err);
+  } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
+  if (!rc) rc = cp_ps_expect(p, CP_TOK_RPAREN, err);
+  *n = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_property), (void **)out, err);
+  cp_ps_vec_free(&v);
+  return rc;
+}
+
+static int column_def(cp_sql_parser *p, cp_sql_column_def *c, paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_ps_ident(p, &c->name, &c->pos, err));
+  CP_RETURN_IF_ERROR(cp_ps_type(p, &c->type, err));
+  if (cp_ps_accept_kw(p, "comment")) {
+    size_t len;
+    CP_RETURN_IF_ERROR(cp_ps_string(p, &c->comment, &len, err));
+  }
+  if (cp_ps_kw(p, "default") || cp_ps_kw(p, "generated"))
+    return cp_ps_error_at(p, cp_ps_pos(p), err, "column defaults are not supported");
+  return PAIMON_OK;
+}
+
+/* coldef, ... ; `parens`: enclosed in '(' ')'. */
+static int column_defs(cp_sql_parser *p, bool parens, cp_sql_column_def **out, size_t *n,
+                       paimon_error *err) {
+  if (parens) CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+  cp_ps_vec v = {0};
+  int rc = PAIMON_OK;
+  do {
+    if (parens && (cp_ps_kw(p, "primary") || cp_ps_kw(p, "constraint"))) {
+      rc = cp_ps_error_at(p, cp_ps_pos(p), err,
+                          "PRIMARY KEY constraints are not supported (append tables have none)");
+      break;
+    }
+    cp_sql_column_def *c = cp_ps_alloc(p, sizeof *c, err);
+    rc = c ? column_def(p, c, err) : PAIMON_ENOMEM;
+    if (!rc) rc = cp_ps_vec_push(&v, c, err);
+  } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
+  if (!rc && parens) rc = cp_ps_expect(p, CP_TOK_RPAREN, err);
+  *n = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_column_def), (void **)out, err);
+  cp_ps_vec_free(&v);
+  return rc;
+}
+
+static int ident_list(cp_sql_parser *p, bool parens, const char ***out, size_t *n,
+                      paimon_error *err) {
+  if (parens) CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+  cp_ps_vec v = {0};
+  int rc = PAIMON_OK;
+  do {
+    const char *id;
+    rc = cp_ps_ident(p, &id, NULL, err);
+    if (!rc) rc = cp_ps_vec_push(&v, (void *)id, err);
+  } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
+  if (!rc && parens) rc = cp_ps_expect(p, CP_TOK_RPAREN, err);
+  *n = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, 0, (void **)out, err);
+  cp_ps_vec_free(&v);
+  return rc;
+}
+
+/* The optional clauses after CREATE TABLE's column list, in any order. */
+static int create_table_clauses(cp_sql_parser *p, cp_sql_create_table *c, paimon_error *err) {
+  for (;;) {
+    size_t len;
+    if (cp_ps_accept_kw(p, "using")) {
+      cp_sql_pos pos = cp_ps_pos(p);
+      const char *provider;
+      CP_RETURN_IF_ERROR(cp_ps_ident(p, &provider, NULL, err));
+      if (strcasecmp(provider, "paimon") != 0)
+        return cp_ps_error_at(p, pos, err, "table provider '%s' is not supported (only paimon)",
+                              provider);
+    } else if (cp_ps_kw(p, "partitioned")) {
+      cp_ps_next(p);
+      CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "by", err));
+      c->partition_pos = cp_ps_pos(p);
+      CP_RETURN_IF_ERROR(ident_list(p, true, &c->partition_keys, &c->n_partition_keys, err));
+    } else if (cp_ps_accept_kw(p, "comment")) {
+      CP_RETURN_IF_ERROR(cp_ps_string(p, &c->comment, &len, err));
+    } else if (cp_ps_accept_kw(p, "tblproperties") || cp_ps_accept_kw(p, "with")) {
+      if (c->properties)
+        return cp_ps_error_at(p, cp_ps_pos(p), err, "table properties given twice");
+      CP_RETURN_IF_ERROR(properties(p, true, &c->properties, &c->n_properties, err));
+    } else if (cp_ps_kw(p, "location") || cp_ps_kw(p, "clustered") || cp_ps_kw(p, "stored") ||
+               cp_ps_kw(p, "as")) {
+      return cp_ps_error_at(p, cp_ps_pos(p), err, "CREATE TABLE ... %s is not supported",
+                            cp_ps_peek(p)->text);
+    } else {
+      return PAIMON_OK;
+    }
+  }
+}
+
+int cp_ps_create(cp_sql_parser *p, paimon_error *err) {
+  cp_sql_stmt *s = p->stmt;
+  cp_ps_next(p); /* CREATE */
+  if (database_word(p)) {
+    cp_ps_next(p);
+    s->kind = CP_SQL_S_CREATE_DATABASE;
+    CP_RETURN_IF_ERROR(if_not_exists(p, &s->if_not_exists, err));
+    CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 1, &s->name, err));
+    if (cp_ps_accept_kw(p, "comment")) {
+      const char *unused;
+      size_t len;
+      CP_RETURN_IF_ERROR(cp_ps_string(p, &unused, &len, err));
+    }
+    return PAIMON_OK;
+  }
+  if (cp_ps_kw(p, "or") || cp_ps_kw(p, "external") || cp_ps_kw(p, "temporary") ||
+      cp_ps_kw(p, "view"))
+    return cp_ps_error_at(p, cp_ps_pos(p), err, "CREATE %s is not supported", cp_ps_peek(p)->text);
+  CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "table", err));
+  s->kind = CP_SQL_S_CREATE_TABLE;
+  cp_sql_create_table *c = &s->create;
+  CP_RETURN_IF_ERROR(if_not_exists(p, &c->if_not_exists, err));
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &c->table, err));
+  if (cp_ps_kw(p, "as") || cp_ps_kw(p, "like"))
+    return cp_ps_error_at(p, cp_ps_pos(p), err, "CREATE TABLE ... %s is not supported",
+                          cp_ps_peek(p)->text);
+  CP_RETURN_IF_ERROR(column_defs(p, true, &c->columns, &c->n_columns, err));
+  return create_table_clauses(p, c, err);
+}
+
+int cp_ps_drop(cp_sql_parser *p, paimon_error *err) {
+  cp_sql_stmt *s = p->stmt;
+  cp_ps_next(p); /* DROP */
+  if (database_word(p)) {
+    cp_ps_next(p);
+    s->kind = CP_SQL_S_DROP_DATABASE;
+    CP_RETURN_IF_ERROR(if_exists(p, &s->if_exists, err));
+    CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 1, &s->name, err));
+    if (cp_ps_accept_kw(p, "cascade"))
+      s->cascade = true;
+    else
+      cp_ps_accept_kw(p, "restrict");
+    return PAIMON_OK;
+  }
+  CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "table", err));
+  s->kind = CP_SQL_S_DROP_TABLE;
+  CP_RETURN_IF_ERROR(if_exists(p, &s->if_exists, err));
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &s->name, err));
+  cp_ps_accept_kw(p, "purge");
+  return PAIMON_OK;
+}
+
+static int alter_add(cp_sql_parser *p, cp_sql_alter_table *a, paimon_error *err) {
+  if (!cp_ps_accept_kw(p, "columns")) CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "column", err));
+  a->kind = CP_SQL_ALTER_ADD_COLUMNS;
+  return column_defs(p, cp_ps_is(p, CP_TOK_LPAREN), &a->columns, &a->n_columns, err);
+}
+
+static int alter_column_comment(cp_sql_parser *p, cp_sql_alter_table *a, paimon_error *err) {
+  cp_ps_accept_kw(p, "column");
+  a->kind = CP_SQL_ALTER_COLUMN_COMMENT;
+  a->columns = cp_ps_alloc(p, sizeof *a->columns, err);
+  if (!a->columns) return PAIMON_ENOMEM;
+  a->n_columns = 1;
+  CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->columns[0].name, &a->columns[0].pos, err));
+  if (!cp_ps_accept_kw(p, "comment"))
+    return cp_ps_error(p, "COMMENT (only column comments can be altered)", err);
+  size_t len;
+  return cp_ps_string(p, &a->columns[0].comment, &len, err);
+}
+
+int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
+  cp_sql_stmt *s = p->stmt;
+  cp_sql_alter_table *a = &s->alter;
+  cp_ps_next(p); /* ALTER */
+  CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "table", err));
+  s->kind = CP_SQL_S_ALTER_TABLE;
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &a->table, err));
+  if (cp_ps_accept_kw(p, "add")) return alter_add(p, a, err);
+  if (cp_ps_kw(p, "rename") && cp_ps_kw_at(p, 1, "column")) {
+    cp_ps_next(p);
+    cp_ps_next(p);
+    a->kind = CP_SQL_ALTER_RENAME_COLUMN;
+    a->names = cp_ps_alloc(p, 2 * sizeof *a->names, err);
+    if (!a->names) return PAIMON_ENOMEM;
+    a->n_names = 2;
+    CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->names[0], NULL, err));
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "to", err));
+    return cp_ps_ident(p, &a->names[1], NULL, err);
+  }
+  if (cp_ps_accept_kw(p, "drop")) {
+    if (!cp_ps_accept_kw(p, "columns")) CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "column", err));
+    a->kind = CP_SQL_ALTER_DROP_COLUMNS;
+    return ident_list(p, cp_ps_is(p, CP_TOK_LPAREN), &a->names, &a->n_names, err);
+  }
+  if (cp_ps_accept_kw(p, "set")) {
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "tblproperties", err));
+    a->kind = CP_SQL_ALTER_SET_PROPERTIES;
+    return properties(p, true, &a->properties, &a->n_properties, err);
+  }
+  if (cp_ps_accept_kw(p, "unset")) {
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "tblproperties", err));
+    a->kind = CP_SQL_ALTER_UNSET_PROPERTIES;
+    CP_RETURN_IF_ERROR(if_exists(p, &a->if_exists, err));
+    return properties(p, false, &a->properties, &a->n_properties, err);
+  }
+  if (cp_ps_accept_kw(p, "alter") || cp_ps_accept_kw(p, "change"))
+    return alter_column_comment(p, a, err);
+  if (cp_ps_kw(p, "rename"))
+    return cp_ps_error_at(p, cp_ps_pos(p), err, "ALTER TABLE ... RENAME TO is not supported");
+  return cp_ps_error(p, "ADD, DROP, RENAME COLUMN, ALTER COLUMN, SET or UNSET TBLPROPERTIES", err);
+}
+
+int cp_ps_use_show_describe(cp_sql_parser *p, paimon_error *err) {
+  cp_sql_stmt *s = p->stmt;
+  if (cp_ps_accept_kw(p, "use")) {
+    s->kind = CP_SQL_S_USE;
+    if (database_word(p) && cp_ps_peek_at(p, 1)->kind != CP_TOK_SEMI &&
+        cp_ps_peek_at(p, 1)->kind != CP_TOK_EOF)
+      cp_ps_next(p);
+    return cp_ps_qualified_name(p, 1, &s->name, err);
+  }
+  if (cp_ps_accept_kw(p, "show")) {
+    if (databases_word(p)) {
+      cp_ps_next(p);
+      s->kind = CP_SQL_S_SHOW_DATABASES;
+      return PAIMON_OK;
+    }
+    if (!cp_ps_accept_kw(p, "tables")) return cp_ps_error(p, "DATABASES or TABLES", err);
+    s->kind = CP_SQL_S_SHOW_TABLES;
+    if (cp_ps_accept_kw(p, "from") || cp_ps_accept_kw(p, "in"))
+      return cp_ps_qualified_name(p, 1, &s->name, err);
+    return PAIMON_OK;
+  }
+  cp_ps_next(p); /* DESCRIBE / DESC */
+  s->kind = CP_SQL_S_DESCRIBE;
+  if (database_word(p))
+    return cp_ps_error_at(p, cp_ps_pos(p), err, "DESCRIBE DATABASE is not supported");
+  cp_ps_accept_kw(p, "table");
+  if (cp_ps_accept_kw(p, "extended") || cp_ps_accept_kw(p, "formatted")) s->extended = true;
+  return cp_ps_qualified_name(p, 2, &s->name, err);
+}

@@ -1,0 +1,27 @@
+-- Name and type errors found before anything runs, each with the line:column of the culprit.
+CREATE TABLE t (id INT, name STRING) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO t VALUES (1, 'a');
+SELECT nope FROM t;
+SELECT t.nope FROM t;
+SELECT x.id FROM t;
+SELECT id FROM missing_table;
+SELECT id FROM other_db.t;
+SELECT frobnicate(id) FROM t;
+SELECT upper(id, name) FROM t;
+SELECT substring(name) FROM t;
+SELECT id FROM t WHERE name;
+SELECT id + name FROM t;
+SELECT CAST(id AS ARRAY<INT>) FROM t;
+SELECT name LIKE 'a!' ESCAPE '!' FROM t;
+SELECT name LIKE 'a' ESCAPE '!!' FROM t;
+SELECT id, * FROM t WHERE * > 1;
+SELECT count(DISTINCT *) FROM t;
+SELECT sum(*) FROM t;
+SELECT sum(id, id) FROM t;
+SELECT DATE 'not-a-date';
+SELECT 123456789012345678901234567890123456789012;
+SELECT 300Y;
+SELECT id FROM t LIMIT 'x';
+SELECT _row_id FROM t;
+SELECT ID, NAME FROM T;
+SELECT *;

@@ -1,0 +1,24 @@
+-- Joins: INNER, LEFT / RIGHT / FULL [OUTER], CROSS and comma joins, equality and other ON
+-- conditions, joins with subqueries; qualified and ambiguous names.
+CREATE TABLE emp (id INT, name STRING, dept INT) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+CREATE TABLE dept (dept_id BIGINT, dname STRING);
+INSERT INTO emp VALUES (1, 'ann', 10), (2, 'bob', 20), (3, 'cid', NULL), (4, 'dee', 10);
+INSERT INTO dept VALUES (10, 'eng'), (30, 'ops'), (NULL, 'none');
+SELECT e.name, d.dname FROM emp e JOIN dept d ON e.dept = d.dept_id;
+SELECT e.name, d.dname FROM emp e INNER JOIN dept d ON d.dept_id = e.dept AND e.id > 1;
+SELECT e.name, d.dname FROM emp e LEFT JOIN dept d ON e.dept = d.dept_id;
+SELECT e.name, d.dname FROM emp e LEFT OUTER JOIN dept d ON e.dept = d.dept_id AND d.dname <> 'eng';
+SELECT e.name, d.dname FROM emp e RIGHT JOIN dept d ON e.dept = d.dept_id;
+SELECT e.name, d.dname FROM emp e FULL OUTER JOIN dept d ON e.dept = d.dept_id;
+SELECT e.name, d.dname FROM emp e CROSS JOIN dept d WHERE d.dname = 'ops';
+SELECT emp.name, dept.dname FROM emp, dept WHERE emp.dept = dept.dept_id;
+SELECT a.name, b.name FROM emp a JOIN emp b ON a.dept = b.dept AND a.id < b.id;
+SELECT e.name, d.dname FROM emp e JOIN dept d ON e.dept < d.dept_id;
+SELECT e._ROW_ID, e.name, d.dname FROM emp e JOIN dept d ON e.dept = d.dept_id;
+SELECT e.name, x.n FROM emp e JOIN (SELECT dept, count(*) AS n FROM emp GROUP BY dept) x ON e.dept = x.dept;
+SELECT d.dname, count(e.id) AS people FROM dept d LEFT JOIN emp e ON e.dept = d.dept_id GROUP BY d.dname;
+SELECT * FROM emp e JOIN dept d ON e.dept = d.dept_id;
+SELECT name FROM emp a JOIN emp b ON a.id = b.id;
+SELECT e.name FROM emp e JOIN dept d ON e.nope = d.dept_id;
+SELECT e.name FROM emp e JOIN dept d ON e.dept;
+SELECT q.* FROM emp e;
