@@ -42,6 +42,10 @@ class BatchWriteBuilder:
     def new_commit(self) -> "BatchTableCommit":
         return BatchTableCommit(self.table)
 
+    def new_update(self):
+        from cpaimon.update import TableUpdate
+        return TableUpdate(self.table)
+
 
 class BatchTableWrite:
     def __init__(self, table):

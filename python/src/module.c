@@ -54,13 +54,15 @@ int cp_py_import_stream(PyObject *obj, struct ArrowArrayStream *out) {
 }
 
 static void stream_capsule_destructor(PyObject *capsule) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
   struct ArrowArrayStream *s = PyCapsule_GetPointer(capsule, "arrow_array_stream");
-  if (!s) {
-    PyErr_Clear();
-    return;
+  if (s) {
+    if (s->release) s->release(s);
+    PyMem_Free(s);
   }
-  if (s->release) s->release(s);
-  PyMem_Free(s);
+  PyErr_Clear();
+  PyErr_Restore(type, value, tb);
 }
 
 /* A one-shot holder of a stream implementing __arrow_c_stream__. */
@@ -159,7 +161,8 @@ PyMODINIT_FUNC PyInit__cpaimon(void) {
       PyModule_AddObject(m, "CommitConflictError", commit_conflict_error) < 0 ||
       add_methods(m, core_methods) < 0 || add_methods(m, cp_py_parquet_write_methods) < 0 ||
       add_methods(m, cp_py_parquet_read_methods) < 0 || add_methods(m, cp_py_table_methods) < 0 ||
-      add_methods(m, cp_py_predicate_methods) < 0) {
+      add_methods(m, cp_py_predicate_methods) < 0 || add_methods(m, cp_py_delete_methods) < 0 ||
+      add_methods(m, cp_py_update_methods) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -18,6 +18,8 @@ extern PyMethodDef cp_py_parquet_write_methods[]; /* parquet_write.c */
 extern PyMethodDef cp_py_parquet_read_methods[];  /* parquet_read.c */
 extern PyMethodDef cp_py_table_methods[];         /* table.c */
 extern PyMethodDef cp_py_predicate_methods[];     /* predicate.c */
+extern PyMethodDef cp_py_delete_methods[];        /* delete.c */
+extern PyMethodDef cp_py_update_methods[];        /* update.c */
 
 /* Raises the Python exception for a failed call: ValueError for EINVAL, FileNotFoundError for
  * ENOTFOUND, FileExistsError for EEXIST, MemoryError, NotImplementedError for EUNSUPPORTED,

@@ -13,9 +13,12 @@
 #define PRED_CAPSULE "cpaimon.predicate"
 
 static void pred_destructor(PyObject *cap) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
   paimon_predicate *p = PyCapsule_GetPointer(cap, PRED_CAPSULE);
   if (p) paimon_predicate_free(p);
   PyErr_Clear();
+  PyErr_Restore(type, value, tb);
 }
 
 static PyObject *wrap_pred(paimon_predicate *p) {

@@ -44,6 +44,9 @@ typedef struct handle_ctx {
 } handle_ctx;
 
 static void capsule_destructor(PyObject *cap) {
+  /* May run while an exception is propagating: keep it intact. */
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
   const char *name = PyCapsule_GetName(cap);
   void *p = PyCapsule_GetPointer(cap, name);
   handle_ctx *ctx = PyCapsule_GetContext(cap);
@@ -53,6 +56,7 @@ static void capsule_destructor(PyObject *cap) {
     PyMem_Free(ctx);
   }
   PyErr_Clear();
+  PyErr_Restore(type, value, tb);
 }
 
 static PyObject *wrap(void *p, const handle_kind *k, PyObject *parent) {
@@ -353,12 +357,15 @@ fail:
 /* ------------------------------------ table ------------------------------------ */
 
 static void schema_capsule_destructor(PyObject *cap) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
   struct ArrowSchema *s = PyCapsule_GetPointer(cap, "arrow_schema");
   if (s) {
     if (s->release) s->release(s);
     PyMem_Free(s);
   }
   PyErr_Clear();
+  PyErr_Restore(type, value, tb);
 }
 
 /* Wraps an ArrowSchema (moved) as an "arrow_schema" PyCapsule (pa.Schema._import_from_c_capsule).

@@ -14,5 +14,6 @@ int cli_avro(int argc, char **argv);    /* cli/avro.c */
 int cli_table(int argc, char **argv);   /* cli/table.c */
 int cli_cat(int argc, char **argv);     /* cli/table.c */
 int cli_sql(int argc, char **argv);     /* cli/sql.c */
+int cli_check(int argc, char **argv);   /* cli/check.c */
 
 #endif

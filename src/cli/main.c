@@ -16,6 +16,7 @@ static const struct cli_command commands[] = {
     {"table", "tables in a warehouse: create, info, schema, snapshots, files", cli_table},
     {"cat", "print a table's rows (optionally with _ROW_ID, _SEQUENCE_NUMBER)", cli_cat},
     {"sql", "run SQL statements on a warehouse (interactive shell, -e, -f)", cli_sql},
+    {"check", "verify a table's invariants (snapshots, files, row ids, DVs)", cli_check},
 };
 
 static void usage(FILE *out) {

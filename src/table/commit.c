@@ -22,6 +22,8 @@
 #include "meta/binary_row.h"
 #include "meta/manifest.h"
 #include "table/commit_message.h"
+#include "table/conflict.h"
+#include "table/dv_conflict.h"
 #include "table/file_store.h"
 #include "table/store.h"
 #include "table/table.h"
@@ -61,6 +63,8 @@ typedef struct attempt {
   char **written; /* manifest files written by this attempt (deleted if it fails) */
   size_t n_written;
   paimon_error *err;
+  int64_t uncertain_id; /* publishing snapshot-<id> failed and its outcome is unknown (0: no) */
+  char snapshot_uuid[37];
 } attempt;
 
 static char *manifest_path(const attempt *a, const char *name) {
@@ -473,11 +477,20 @@ static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest
     if (d->files.items[i].kind == CP_FILE_KIND_DELETE) overwrite = true;
   if (overwrite || d->check_from_snapshot >= 0)
     CP_RETURN_IF_ERROR(check_file_conflicts(a, latest, &d->files));
+  /* Bucket numbers, overwrite-from-snapshot and DV index conflicts (format.md §6.4). */
+  if (overwrite || d->check_from_snapshot >= 0)
+    CP_RETURN_IF_ERROR(cp_dv_check_conflicts(t, latest, &d->files, &d->index_adds,
+                                             &d->index_deletes, overwrite, d->check_from_snapshot,
+                                             &a->arena, a->err));
+  /* Data-evolution checks (data-evolution.md §4.2 items 2, 3, 5), on the unassigned entries. */
+  if (overwrite || d->check_from_snapshot >= 0)
+    CP_RETURN_IF_ERROR(cp_de_check_conflicts(t, latest, d->files.items, d->files.n,
+                                             d->check_from_snapshot, &a->arena, a->err));
 
   /* This attempt's own copy of the entries: row ids depend on L. */
   cp_manifest_entry *entries = cp_arena_alloc(&a->arena, (d->files.n + 1) * sizeof *entries);
   if (!entries) return CP_ENOMEM(a->err, "commit");
-  memcpy(entries, d->files.items, d->files.n * sizeof *entries);
+  if (d->files.n) memcpy(entries, d->files.items, d->files.n * sizeof *entries);
   int64_t next_row_id = latest ? latest->next_row_id : 0;
   if (t->options.row_tracking)
     CP_RETURN_IF_ERROR(assign_row_tracking(a, entries, d->files.n, id, next_row_id, &next_row_id));
@@ -556,11 +569,18 @@ static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest
   rc = cp_snapshot_publish(t->fs, t->path, s, a->err);
   if (rc && rc != PAIMON_EEXIST) {
     /* An error after the rename (e.g. the directory fsync) leaves an uncertain outcome: the
-     * commit happened iff snapshot-<id> is ours (Java resolves it the same way). */
+     * commit happened iff snapshot-<id> is ours (Java resolves it the same way). Another
+     * commit's snapshot there is a lost race; when even that cannot be read, the attempt keeps
+     * its files and the retry loop looks again (format.md §6.1 step 9). */
     cp_snapshot *check = NULL;
-    if (cp_snapshot_load(t->fs, t->path, id, &check, NULL) == 0 && check->uuid &&
-        strcmp(check->uuid, uuid) == 0)
+    int vrc = cp_snapshot_load(t->fs, t->path, id, &check, NULL);
+    if (vrc == 0 && check->uuid && strcmp(check->uuid, uuid) == 0)
       rc = PAIMON_OK;
+    else if (vrc == 0)
+      rc = PAIMON_EEXIST;
+    else if (vrc != PAIMON_ENOTFOUND)
+      a->uncertain_id = id;
+    memcpy(a->snapshot_uuid, uuid, sizeof uuid);
     cp_snapshot_free(check);
   }
   if (!rc) *new_id = id;
@@ -587,6 +607,8 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
   delta d;
   memset(&d, 0, sizeof d);
   int rc = flatten_messages(msgs, &d, err);
+  int64_t pending_id = 0; /* an attempt whose outcome is unknown */
+  char pending_uuid[37] = "";
   if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0) goto done;
   for (int64_t n = 0; !rc; n++) {
     if (n > c->table->options.commit_max_retries) {
@@ -595,6 +617,25 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
                             "kept winning the race for the next snapshot id.",
                             c->table->full_name, n - 1);
       break;
+    }
+    if (pending_id) {
+      /* The previous attempt's outcome was unknown: it succeeded iff its snapshot is there. */
+      cp_snapshot *check = NULL;
+      int vrc = cp_snapshot_load(c->table->fs, c->table->path, pending_id, &check, err);
+      bool ours = vrc == 0 && check->uuid && strcmp(check->uuid, pending_uuid) == 0;
+      cp_snapshot_free(check);
+      if (ours) {
+        c->last_snapshot_id = pending_id;
+        break;
+      }
+      if (vrc && vrc != PAIMON_ENOTFOUND) {
+        rc = paimon_error_prefix(err,
+                                 "the outcome of committing snapshot %" PRId64 " to table %s "
+                                 "is unknown",
+                                 pending_id, c->table->full_name);
+        break;
+      }
+      pending_id = 0;
     }
     attempt a;
     memset(&a, 0, sizeof a);
@@ -609,7 +650,14 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
     if (!rc && exists) rc = cp_snapshot_load(a.t->fs, a.t->path, latest_id, &latest, err);
     if (!rc) rc = try_commit_once(&a, &d, latest, &new_id);
     cp_snapshot_free(latest);
-    attempt_cleanup(&a, rc != PAIMON_OK);
+    attempt_cleanup(&a, rc != PAIMON_OK && !a.uncertain_id);
+    if (rc && a.uncertain_id) {
+      pending_id = a.uncertain_id;
+      memcpy(pending_uuid, a.snapshot_uuid, sizeof pending_uuid);
+      rc = PAIMON_OK;
+      backoff((int)n);
+      continue;
+    }
     if (rc == PAIMON_EEXIST) {
       rc = PAIMON_OK;
       backoff((int)n);

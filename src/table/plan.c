@@ -3,7 +3,8 @@
  * data-evolution tables the files of each (partition, bucket) are grouped by overlapping row-id
  * ranges (adjacent ranges do not merge; spec/data-evolution.md §2.3), each group read merged;
  * groups come out ordered by range start, files inside a group in manifest order. Other tables
- * read each file as its own split, in manifest order.
+ * read each file as its own split, in manifest order. With deletion-vectors.enabled each split
+ * gets the DV of its file (or of its group's anchor) from the snapshot's index manifest (dv.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "base/status.h"
 #include "expr/expr.h"
 #include "meta/binary_row.h"
+#include "table/dv.h"
 #include "table/scan.h"
 #include "table/store.h"
 #include "types/special_fields.h"
@@ -94,8 +96,17 @@ static int plan_de_bucket(paimon_plan *p, size_t *cap, cp_manifest_entry *files,
       g[k - start] = files[r[k].index];
       if (r[k].from < min_from) min_from = r[k].from;
     }
-    cp_split s = {g[0].partition, g[0].bucket,          g, end - start, end - start > 1,
-                  min_from,       max_to - min_from + 1};
+    cp_split s = {g[0].partition,
+                  g[0].bucket,
+                  g,
+                  end - start,
+                  end - start > 1,
+                  min_from,
+                  max_to - min_from + 1,
+                  NULL,
+                  0,
+                  0,
+                  0};
     rc = push_split(p, cap, &s, err);
     start = end;
   }
@@ -345,12 +356,17 @@ int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_e
                     1,
                     false,
                     e->file.has_first_row_id ? e->file.first_row_id : -1,
-                    e->file.row_count};
+                    e->file.row_count,
+                    NULL,
+                    0,
+                    0,
+                    0};
       rc = push_split(p, &cap, &s, err);
     }
   }
   cp_entry_vec_free(&files);
   prune_free(&pc);
+  if (!rc && snap) rc = cp_dv_attach(t, snap, p, err);
   if (rc) {
     paimon_plan_free(p);
     return rc;

@@ -11,6 +11,11 @@
  * descending, stable), each column is read from the first file that holds it, the files are read
  * in lockstep batch by batch (they cover the same row-id range, so positions align), and the
  * newest file supplies the hidden columns.
+ *
+ * Deletion vectors (deletion-vectors.enabled; spec/format.md §7.3, data-evolution.md §2.6): a
+ * split carries at most one DV — its file's, or its group's anchor's — whose positions count the
+ * split's physical rows before any delete; deleted rows are dropped from each aligned batch before
+ * the filter runs, so _ROW_ID (first_row_id + position) stays right.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 #include "expr/expr.h"
 #include "expr/predicate.h"
 #include "format/parquet/reader.h"
+#include "table/dv.h"
 #include "table/scan.h"
 #include "table/store.h"
 #include "types/special_fields.h"
@@ -45,8 +51,13 @@ struct paimon_read_builder {
   bool has_snapshot;
   int64_t snapshot_id;
   int64_t batch_size;
-  cp_expr *filter; /* unbound copy of the caller's predicate, or NULL */
+  cp_expr *filter;              /* unbound copy of the caller's predicate, or NULL */
+  bool ignore_deletion_vectors; /* updaters' copy reads (cp_read_builder_ignore_deletion_vectors) */
 };
+
+void cp_read_builder_ignore_deletion_vectors(paimon_read_builder *rb) {
+  rb->ignore_deletion_vectors = true;
+}
 
 int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t, paimon_error *err) {
   paimon_read_builder *rb = calloc(1, sizeof *rb);
@@ -289,9 +300,12 @@ typedef struct read_state {
   int64_t position, rows_total; /* rows produced so far / rows of the split */
   bool has_first_row_id;
   int64_t first_row_id, max_seq;
+  cp_dv *dv; /* the split's deletion vector (positions before deletes), or NULL */
 } read_state;
 
 static void close_split(read_state *s) {
+  cp_dv_free(s->dv);
+  s->dv = NULL;
   for (size_t i = 0; i < s->n_parts; i++) cp_pq_reader_free(s->parts[i].reader);
   free(s->parts);
   free(s->sources);
@@ -326,6 +340,29 @@ static int file_column_name(read_state *s, const cp_data_file_meta *f, int32_t i
     if (!f->has_write_cols || cp_data_file_writes_col(f, ff->name)) *out = ff->name;
     return PAIMON_OK;
   }
+  return PAIMON_OK;
+}
+
+/* The version of column `name` in `f` (Java's DataEvolutionUtils.fieldMaxSequenceNumber,
+ * apache/paimon#9313 / #9876): its entry of _WRITE_COLS_SEQUENCES, an array with one entry per
+ * physical table field of the file (write_cols minus system columns, or the file schema's fields),
+ * when the array has that length; else the file's max sequence number. A compaction that keeps
+ * old column versions says so there, so a newer partial file still wins for those columns. */
+static int field_sequence(read_state *s, const cp_data_file_meta *f, const char *name, int64_t *out,
+                          paimon_error *err) {
+  *out = f->max_sequence_number;
+  if (!f->has_write_cols_sequences) return PAIMON_OK;
+  const cp_table_schema *fs;
+  CP_RETURN_IF_ERROR(cp_table_schema_by_id(s->t, f->schema_id, &fs, err));
+  size_t pos = SIZE_MAX, n = 0;
+  size_t total = f->has_write_cols ? f->write_cols.n : fs->row->n_fields;
+  for (size_t i = 0; i < total; i++) {
+    const char *col = f->has_write_cols ? f->write_cols.items[i] : fs->row->fields[i].name;
+    if (f->has_write_cols && !cp_row_find_field(fs->row, col)) continue; /* _ROW_ID etc. */
+    if (strcmp(col, name) == 0) pos = n;
+    n++;
+  }
+  if (pos != SIZE_MAX && n == f->n_write_cols_sequences) *out = f->write_cols_sequences[pos];
   return PAIMON_OK;
 }
 
@@ -441,10 +478,16 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
       continue;
     }
     s->sources[i].kind = SRC_NULL;
-    for (size_t k = 0; k < nf && !rc && !assigned[i]; k++) {
+    int64_t best = 0; /* the provider is the file with the newest version of the field */
+    for (size_t k = 0; k < nf && !rc; k++) {
       const char *name;
+      int64_t seq = 0;
       rc = file_column_name(s, &order[k]->file, s->cols[i].field.id, &name, err);
-      if (!rc && name) assigned[i] = k + 1;
+      if (!rc && name) rc = field_sequence(s, &order[k]->file, name, &seq, err);
+      if (!rc && name && (!assigned[i] || seq > best)) {
+        assigned[i] = k + 1;
+        best = seq;
+      }
     }
     if (!rc && !assigned[i] && !s->cols[i].field.type->nullable)
       rc = paimon_error_set(err, PAIMON_ECORRUPT,
@@ -628,6 +671,42 @@ static int apply_filter(read_state *s, struct ArrowArray *batch, bool *empty, pa
   return PAIMON_OK;
 }
 
+/* Drops the rows of `batch` (all columns; it covers split positions [s->position - length,
+ * s->position)) that the split's deletion vector deletes: positions count physical rows before
+ * any delete (spec/format.md §7.3), which is why this runs before the filter. *empty when no row
+ * survives. */
+static int apply_dv(read_state *s, struct ArrowArray *batch, bool *empty, paimon_error *err) {
+  int64_t n = batch->length, start = s->position - n;
+  uint8_t *keep = malloc((size_t)(n + 8) / 8 + 1);
+  if (!keep) return CP_ENOMEM(err, "read");
+  int64_t kept = cp_dv_select(s->dv, start, n, keep);
+  *empty = kept == 0;
+  if (kept == n || kept == 0) {
+    free(keep);
+    if (kept == 0) batch->release(batch);
+    return PAIMON_OK;
+  }
+  cp_array_view v;
+  memset(&v, 0, sizeof v);
+  struct ArrowArray out;
+  memset(&out, 0, sizeof out);
+  int rc = cp_array_view_init(&v, &s->schema, batch, err);
+  if (!rc) rc = cp_array_init(&out, 1, (int64_t)s->n_cols, err);
+  for (size_t i = 0; !rc && i < s->n_cols; i++)
+    rc = cp_filter(&v.children[i], keep, 0, out.children[i], err);
+  free(keep);
+  cp_array_view_reset(&v);
+  batch->release(batch);
+  if (rc) {
+    if (out.release) out.release(&out);
+    return rc;
+  }
+  out.length = kept;
+  out.null_count = 0;
+  cp_array_move(&out, batch);
+  return PAIMON_OK;
+}
+
 static int producer_next(void *state, struct ArrowArray *out, paimon_error *err) {
   read_state *s = state;
   for (;;) {
@@ -639,6 +718,8 @@ static int producer_next(void *state, struct ArrowArray *out, paimon_error *err)
       const cp_split *sp = &s->splits[s->next_split++];
       s->position = 0;
       int rc = sp->merged ? open_merged(s, sp, err) : open_plain(s, sp, err);
+      if (!rc && sp->dv_path)
+        rc = cp_dv_load(s->t->fs, sp->dv_path, sp->dv_offset, sp->dv_length, &s->dv, err);
       if (rc) {
         close_split(s);
         return rc;
@@ -652,8 +733,12 @@ static int producer_next(void *state, struct ArrowArray *out, paimon_error *err)
       close_split(s);
       continue;
     }
-    if (!s->filter) return PAIMON_OK;
     bool empty;
+    if (s->dv) {
+      CP_RETURN_IF_ERROR(apply_dv(s, out, &empty, err));
+      if (empty) continue;
+    }
+    if (!s->filter) return PAIMON_OK;
     CP_RETURN_IF_ERROR(apply_filter(s, out, &empty, err));
     if (!empty) return PAIMON_OK;
   }
@@ -718,10 +803,13 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
       break;
     }
     cp_split sp = plan->splits[k];
+    if (rb->ignore_deletion_vectors) sp.dv_path = NULL; /* an updater's copy of the group */
     cp_manifest_entry *files = cp_arena_alloc(&s->arena, sp.n_files * sizeof *files);
     if (!files) rc = CP_ENOMEM(err, "read");
     for (size_t f = 0; !rc && f < sp.n_files; f++)
       rc = cp_manifest_entry_copy(&files[f], &sp.files[f], &s->arena, err);
+    if (!rc && sp.dv_path && !(sp.dv_path = cp_arena_strdup(&s->arena, sp.dv_path)))
+      rc = CP_ENOMEM(err, "read");
     if (!rc) {
       sp.files = files;
       sp.partition = files[0].partition;

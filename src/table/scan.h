@@ -21,6 +21,12 @@ typedef struct cp_split {
   bool merged;          /* a data-evolution group: align files by position */
   int64_t first_row_id; /* merged groups: the group's range start (-1 if none) */
   int64_t row_count;    /* rows of the split */
+  /* The split's deletion vector (deletion-vectors.enabled; spec/format.md §7.3, set by
+   * cp_dv_attach in table/dv.h): the record at dv_offset of index file dv_path, whose f2 is
+   * dv_length. Positions count from the first physical row of the split's files (for a
+   * data-evolution group, its anchor's first row). dv_path is NULL when no row is deleted. */
+  const char *dv_path;
+  int64_t dv_offset, dv_length, dv_cardinality;
 } cp_split;
 
 struct paimon_plan {
@@ -42,5 +48,10 @@ int cp_table_filter_row(paimon_table *t, cp_type **out, paimon_error *err);
  * evolution, where each file holds whole rows — files whose value statistics cannot match. */
 int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_expr *filter,
                      paimon_plan **out, paimon_error *err);
+
+/* Makes reads through `rb` ignore deletion vectors: the data-evolution updaters copy the current
+ * values of every row of a group, deleted ones included, which stay deleted because the group's
+ * DV keeps applying (data-evolution.md §3.2, §2.6). */
+void cp_read_builder_ignore_deletion_vectors(paimon_read_builder *rb);
 
 #endif

@@ -1,0 +1,38 @@
+/*
+ * The data-evolution commit checks (spec/data-evolution.md §4.2–4.5), run by the committer after
+ * the generic file-deletion check (format.md §6.4) on every attempt, against that attempt's latest
+ * snapshot, before any row id is assigned:
+ *
+ *   §4.3 row-id existence — a file that overlays existing rows (pre-assigned first_row_id below
+ *        the latest nextRowId) must find a current normal file with exactly its range (blob and
+ *        vector files: a covering range); a DELETE must name the file with the row ids it has now.
+ *        Ranges only, as Java does (DIVERGENCE #7: pypaimon also keys by partition and bucket);
+ *        base files are those of the partitions the commit changes.
+ *   §4.4 row-id ranges — over the live files after this commit, overlapping normal files must
+ *        have identical ranges, and a dedicated file must lie inside one normal range.
+ *   §4.5 logical concurrent update — no snapshot after the messages' check snapshot (COMPACT
+ *        snapshots skipped, as Java does; DIVERGENCE #8) may have written a file overlapping a
+ *        range this commit writes with a column this commit writes.
+ *
+ * Nothing is rolled back and nothing is retried: a failed check is PAIMON_ECONFLICT with Paimon's
+ * message, and the commit publishes nothing (the table is unchanged).
+ */
+#ifndef CP_TABLE_CONFLICT_H
+#define CP_TABLE_CONFLICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "meta/data_file.h"
+#include "meta/snapshot.h"
+#include "table/table.h"
+
+/* Runs the checks for a commit of `delta` (ADD and DELETE entries, row ids not yet assigned) on
+ * top of `latest` (NULL: empty table; nothing to check). `check_from_snapshot` is the minimum
+ * check snapshot of the messages (-1: none; §4.4 and §4.5 then do not apply). Scratch memory in
+ * `arena`. Tables without data evolution pass. */
+int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
+                          const cp_manifest_entry *delta, size_t n_delta,
+                          int64_t check_from_snapshot, cp_arena *arena, paimon_error *err);
+
+#endif
