@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs everything cpaimon needs on a fresh Debian machine, and nothing twice.
 #
-# - Debian packages (compilers, codecs, jansson, CRoaring, line editing, clang for fuzzing) via
-#   apt-get, only those that are missing.
+# - Debian packages (compilers, codecs, jansson, CRoaring, line editing, clang for fuzzing, Java 17
+#   and Maven for the Java Paimon oracle) via apt-get, only those that are missing.
 # - A Python virtual environment in .venv with the pinned packages of requirements.txt (pytest and
 #   the oracle packages: pypaimon, pyarrow, duckdb, fastavro). Reinstalled only when
 #   requirements.txt changes.
+# - The Java Paimon oracle jar (tests/java/target/paimon-tool.jar), rebuilt only when the sources
+#   in tests/java change.
 #
 # Idempotent: a second run with everything present takes well under a second.
 set -euo pipefail
@@ -19,6 +21,7 @@ debs=(
   libjansson-dev libroaring-dev libedit-dev
   clang clang-format libclang-rt-14-dev
   python3 python3-venv python3-dev
+  openjdk-17-jdk-headless maven
 )
 
 missing=()
@@ -44,4 +47,26 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
   [ -x .venv/bin/python ] || "$py" -m venv .venv
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
   echo "$want" >"$stamp"
+fi
+
+# The Java Paimon oracle of the interop tests (tests/java, a Maven project pinning Paimon 1.4.2):
+# built into tests/java/target/paimon-tool.jar when Java and Maven are present. The first build
+# fetches the pinned dependencies once (dependency:go-offline), later ones build offline. Skipped
+# while the hash of tests/java's sources matches the stamp (tests/python/test_java_interop.py
+# checks the same hash and fails on a stale jar).
+if command -v java >/dev/null && command -v mvn >/dev/null && [ -f tests/java/pom.xml ]; then
+  java_stamp=tests/java/target/.sources.sha256
+  java_want=$(cd tests/java && find . -path ./target -prune -o -type f -print | LC_ALL=C sort |
+    xargs -d '\n' sha256sum | sha256sum | cut -d' ' -f1)
+  if [ ! -f tests/java/target/paimon-tool.jar ] || [ "$(cat "$java_stamp" 2>/dev/null)" != "$java_want" ]; then
+    echo "setup: building tests/java/target/paimon-tool.jar (Java Paimon oracle)"
+    (
+      cd tests/java
+      if ! mvn -q -B -o package >/dev/null 2>&1; then
+        mvn -q -B dependency:go-offline
+        mvn -q -B -o package
+      fi
+    )
+    echo "$java_want" >"$java_stamp"
+  fi
 fi
