@@ -187,11 +187,19 @@ static int read_container(const uint8_t *data, size_t len, size_t *pos, bool run
     uint32_t n_runs = le16(data + p);
     p += 2;
     if ((len - p) / 4 < n_runs) return corrupt(err, source, p, "truncated run container");
+    /* Runs are expanded into values rather than added as ranges: the bitmap then never holds
+     * run containers, which CRoaring 0.2.x's remove_run_compression (used when writing)
+     * corrupts memory on when a run reaches the container end (tests: fuzz_deletion_vector). */
+    size_t k = 0;
+    int64_t last = -1; /* runs are sorted and disjoint, so at most 65536 values in all */
     for (uint32_t r = 0; r < n_runs; r++, p += 4) {
       uint32_t start = le16(data + p), length = le16(data + p + 2);
       if (start + length > 0xFFFF) return corrupt(err, source, p, "run passes the container end");
-      roaring_bitmap_add_range_closed(bm, base | start, base | (start + length));
+      if ((int64_t)start <= last) return corrupt(err, source, p, "runs overlap or are unsorted");
+      for (uint32_t v = start; v <= start + length; v++) scratch[k++] = base | v;
+      last = start + length;
     }
+    roaring_bitmap_add_many(bm, k, scratch);
   } else if (card > 4096) {
     if (len - p < BITSET_BYTES) return corrupt(err, source, p, "truncated bitset container");
     size_t k = 0;
@@ -337,13 +345,15 @@ static int append_le32(cp_buf *b, uint32_t v, paimon_error *err) {
 
 /* Appends `bm` in the portable format without run containers. */
 static int append_roaring32(const roaring_bitmap_t *bm, cp_buf *out, paimon_error *err) {
-  roaring_bitmap_t *copy = bm ? roaring_bitmap_copy(bm) : roaring_bitmap_create();
-  if (!copy) return CP_ENOMEM(err, "deletion vector");
-  roaring_bitmap_remove_run_compression(copy);
-  size_t n = roaring_bitmap_portable_size_in_bytes(copy);
+  /* Our bitmaps never hold run containers (runs are expanded on read and nothing here creates
+   * them), so the portable form is the run-free one Java's BitmapDeletionVector expects. */
+  roaring_bitmap_t *empty = bm ? NULL : roaring_bitmap_create();
+  const roaring_bitmap_t *b = bm ? bm : empty;
+  if (!b) return CP_ENOMEM(err, "deletion vector");
+  size_t n = roaring_bitmap_portable_size_in_bytes(b);
   int rc = cp_buf_reserve(out, n, err);
-  if (!rc) out->len += roaring_bitmap_portable_serialize(copy, (char *)out->data + out->len);
-  roaring_bitmap_free(copy);
+  if (!rc) out->len += roaring_bitmap_portable_serialize(b, (char *)out->data + out->len);
+  if (empty) roaring_bitmap_free(empty); /* 0.2.x does not accept NULL */
   return rc;
 }
 

@@ -121,6 +121,23 @@ static void test_read_run_containers(void) {
   CHECK_INT(used, n);
   CHECK_INT(cp_dv_cardinality(dv), 10);
   cp_dv_free(dv);
+
+  /* A run reaching the container end (65534..65535), read then written again (CRoaring 0.2.x
+   * corrupted memory converting such a run back; found by fuzz_deletion_vector). */
+  n = unhex("3b3000000100000100" "0100feff0100", bytes);
+  CHECK_OK(cp_dv_new(&dv, &err), &err);
+  CHECK_OK(cp_roaring32_read(bytes, n, 0, dv, &used, "r", &err), &err);
+  CHECK_INT(cp_dv_cardinality(dv), 2);
+  CHECK(cp_dv_contains(dv, 65535) && cp_dv_contains(dv, 65534) && !cp_dv_contains(dv, 65533));
+  cp_buf again = CP_BUF_INIT;
+  int32_t again_len = 0;
+  CHECK_OK(cp_dv_write_record32(dv, &again, &again_len, &err), &err);
+  cp_dv *twice = NULL;
+  CHECK_OK(cp_dv_read_record(again.data, again.len, again_len, "rt", &twice, NULL, &err), &err);
+  if (twice) CHECK_INT(cp_dv_cardinality(twice), 2);
+  cp_dv_free(twice);
+  cp_buf_free(&again);
+  cp_dv_free(dv);
 }
 
 /* pyroaring BitMap(range(0, 131072, 2)): two bitset containers. */
@@ -280,6 +297,12 @@ static void test_malformed(void) {
   size_t used;
   CHECK_ERR(cp_roaring32_read(bad, n, 0, dv, &used, "r", &err), PAIMON_ECORRUPT);
   CHECK_CONTAINS(err.message, "run passes the container end");
+  cp_dv_free(dv);
+  /* Runs out of order or overlapping (10..19, then 15): malformed, not expanded. */
+  n = unhex("3b3000000100000a00" "02000a0009000f000000", bad);
+  CHECK_OK(cp_dv_new(&dv, &err), &err);
+  CHECK_ERR(cp_roaring32_read(bad, n, 0, dv, &used, "r", &err), PAIMON_ECORRUPT);
+  CHECK_CONTAINS(err.message, "runs overlap or are unsorted");
   cp_dv_free(dv);
   /* Every truncation of a bitmap with run, array and offset sections fails cleanly. */
   n = unhex(pyroaring_runs, bad);
