@@ -55,6 +55,32 @@ void paimon_commit_free(paimon_commit *commit);
 int paimon_commit_commit(paimon_commit *commit, const paimon_commit_messages *msgs,
                          paimon_error *err);
 
+/* How an overwrite picks the partitions it replaces. */
+typedef enum paimon_overwrite_mode {
+  /* As Java's and pypaimon's commit: on a partitioned table with `dynamic-partition-overwrite`
+   * (default true), the partitions the new files write to (nothing when there are none);
+   * otherwise the static spec. */
+  PAIMON_OVERWRITE_BY_OPTION = 0,
+  /* Always the static spec, as Spark's default partitionOverwriteMode=static: an empty spec
+   * replaces the whole table. */
+  PAIMON_OVERWRITE_STATIC = 1
+} paimon_overwrite_mode;
+
+/* Makes every later paimon_commit_commit of this committer replace data instead of adding to it
+ * (INSERT OVERWRITE): the live files of the replaced partitions become DELETE entries of the same
+ * snapshot (commit kind OVERWRITE), together with their deletion-vector index files. The static
+ * spec is keys[i] = values[i] for i < n (text parsed as the key's type; a NULL value is the
+ * default partition; n = 0: every partition); new files outside it are EINVAL at commit, as
+ * pypaimon checks. The replaced files are computed from the latest snapshot at each attempt.
+ * Such a commit always publishes a snapshot, even with no new files and nothing to replace (as
+ * Java's FileStoreCommitImpl.overwrite), except a dynamic overwrite without new files, which
+ * replaces nothing and commits nothing.
+ * Row ids are never reused: the new rows get fresh ones. EINVAL for a key that is not a
+ * partition key or a value that does not parse. */
+int paimon_commit_set_overwrite(paimon_commit *commit, paimon_overwrite_mode mode,
+                                const char *const *keys, const char *const *values, size_t n,
+                                paimon_error *err);
+
 /* Deletes the new data files the messages reference (for a write that will not be committed). */
 int paimon_commit_abort(paimon_commit *commit, const paimon_commit_messages *msgs,
                         paimon_error *err);

@@ -33,14 +33,22 @@ class BatchWriteBuilder:
         self.table = table
         self._overwrite = None
 
-    def overwrite(self, static_partition: Optional[dict] = None):
-        raise NotImplementedError("INSERT OVERWRITE is not supported yet")
+    def overwrite(self, static_partition: Optional[dict] = None) -> "BatchWriteBuilder":
+        """Makes the commit replace data instead of adding to it, as pypaimon's builder: the
+        partitions written to (with ``dynamic-partition-overwrite``, the default, on a
+        partitioned table) or those matching ``static_partition`` ({} or None: the whole
+        table)."""
+        self._overwrite = dict(static_partition or {})
+        return self
 
     def new_write(self) -> "BatchTableWrite":
         return BatchTableWrite(self.table)
 
     def new_commit(self) -> "BatchTableCommit":
-        return BatchTableCommit(self.table)
+        commit = BatchTableCommit(self.table)
+        if self._overwrite is not None:
+            _cpaimon.commit_set_overwrite(commit._handle, self._overwrite, 0)
+        return commit
 
     def new_update(self):
         from cpaimon.update import TableUpdate

@@ -569,6 +569,56 @@ static PyObject *py_commit_commit(PyObject *self, PyObject *args) {
   return PyLong_FromLongLong(paimon_commit_last_snapshot_id(c));
 }
 
+static PyObject *py_commit_set_overwrite(PyObject *self, PyObject *args) {
+  PyObject *cap, *spec;
+  int mode = 0;
+  if (!PyArg_ParseTuple(args, "OO|i", &cap, &spec, &mode)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  if (!c) return NULL;
+  if (!PyDict_Check(spec)) {
+    PyErr_SetString(PyExc_TypeError, "overwrite partition spec must be a dict");
+    return NULL;
+  }
+  Py_ssize_t n = PyDict_Size(spec), i = 0, pos = 0;
+  const char **keys = PyMem_Calloc((size_t)n + 1, sizeof *keys);
+  const char **values = PyMem_Calloc((size_t)n + 1, sizeof *values);
+  PyObject *strs = PyList_New(0); /* keeps the str() of non-str values alive */
+  PyObject *k, *v;
+  int ok = keys && values && strs;
+  while (ok && PyDict_Next(spec, &pos, &k, &v)) {
+    if (!PyUnicode_Check(k)) {
+      PyErr_SetString(PyExc_TypeError, "overwrite partition keys must be str");
+      ok = 0;
+      break;
+    }
+    keys[i] = PyUnicode_AsUTF8(k);
+    if (v != Py_None) {
+      PyObject *sv = PyObject_Str(v);
+      ok = sv && PyList_Append(strs, sv) == 0;
+      Py_XDECREF(sv);
+      if (ok) values[i] = PyUnicode_AsUTF8(sv);
+    }
+    ok = ok && keys[i] && (v == Py_None || values[i]);
+    i++;
+  }
+  PyObject *ret = NULL;
+  if (ok) {
+    paimon_error err;
+    int rc = paimon_commit_set_overwrite(c, (paimon_overwrite_mode)mode, keys, values,
+                                         (size_t)i, &err);
+    if (rc != 0)
+      cp_py_raise(rc, &err);
+    else
+      ret = Py_NewRef(Py_None);
+  } else if (!PyErr_Occurred()) {
+    PyErr_NoMemory();
+  }
+  PyMem_Free(keys);
+  PyMem_Free(values);
+  Py_XDECREF(strs);
+  return ret;
+}
+
 static PyObject *py_commit_abort(PyObject *self, PyObject *args) {
   PyObject *cap, *mcap;
   if (!PyArg_ParseTuple(args, "OO", &cap, &mcap)) return NULL;
@@ -749,6 +799,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"commit_new", py_commit_new, METH_VARARGS, NULL},
     {"commit_commit", py_commit_commit, METH_VARARGS, NULL},
     {"commit_abort", py_commit_abort, METH_VARARGS, NULL},
+    {"commit_set_overwrite", py_commit_set_overwrite, METH_VARARGS, NULL},
     {"read_builder_new", py_rb_new, METH_VARARGS, NULL},
     {"read_builder_configure", (PyCFunction)(void (*)(void))py_rb_configure,
      METH_VARARGS | METH_KEYWORDS, NULL},

@@ -30,7 +30,19 @@ struct cp_dml {
   paimon_write *write;            /* inserts when no row changes are pending */
   paimon_row_changes *changes;    /* deletes, copy-on-write updates (and inserts after them) */
   paimon_commit_messages *update; /* data-evolution partial-column updates */
+  bool overwrite;                 /* INSERT OVERWRITE with the static spec below (borrowed) */
+  const char *const *ow_keys;
+  const char *const *ow_values;
+  size_t ow_n;
 };
+
+void cp_dml_set_overwrite(cp_dml *d, const char *const *keys, const char *const *values,
+                          size_t n) {
+  d->overwrite = true;
+  d->ow_keys = keys;
+  d->ow_values = values;
+  d->ow_n = n;
+}
 
 
 int cp_dml_begin(cp_dml **out, paimon_table *table, cp_dml_kind kind, int64_t base_snapshot,
@@ -120,6 +132,9 @@ int cp_dml_commit(cp_dml *d, int64_t *snapshot_id, paimon_error *err) {
     d->update = NULL;
   }
   if (!rc) rc = paimon_commit_new(&commit, d->table, err);
+  if (!rc && d->overwrite)
+    rc = paimon_commit_set_overwrite(commit, PAIMON_OVERWRITE_STATIC, d->ow_keys, d->ow_values,
+                                     d->ow_n, err);
   /* One snapshot for the whole statement; none when nothing changed. */
   if (!rc) rc = paimon_commit_commit(commit, all, err);
   if (!rc && snapshot_id) *snapshot_id = paimon_commit_last_snapshot_id(commit);

@@ -12,8 +12,8 @@
  * (§4.2–4.5: rows removed or updated by a concurrent commit since then fail the commit). What
  * the table layer must do for each call:
  *
- *  - cp_dml_insert: append the rows as new rows (fresh _ROW_IDs assigned at commit). Implemented
- *    now with paimon_write / paimon_commit.
+ *  - cp_dml_insert: append the rows as new rows (fresh _ROW_IDs assigned at commit), with
+ *    paimon_write / paimon_commit.
  *  - cp_dml_update: `batch` holds a non-NULL BIGINT `_ROW_ID` column (distinct ids, each an
  *    existing live row of the base snapshot) and one column per updated table column, already of
  *    the column's type and named exactly like it; other columns keep their values. Data-evolution
@@ -28,10 +28,8 @@
  *    _SEQUENCE_NUMBER copied.
  *  - cp_dml_commit: one snapshot with all of it (commit kind OVERWRITE when files were replaced or
  *    DV index files added, §4.1); no snapshot when nothing changed.
- *
- * Until the table layer provides updates and deletes, cp_dml_update and cp_dml_delete fail with
- * PAIMON_EUNSUPPORTED "UPDATE on db.t is not supported yet" (the statement's verb), and the
- * statement changes nothing.
+ *  - cp_dml_set_overwrite: the commit replaces the partitions of the static spec (INSERT
+ *    OVERWRITE).
  */
 #ifndef CP_SQL_DML_H
 #define CP_SQL_DML_H
@@ -62,6 +60,12 @@ int cp_dml_update(cp_dml *d, const struct ArrowSchema *schema, const struct Arro
 
 /* Rows to delete, by _ROW_ID (borrowed). */
 int cp_dml_delete(cp_dml *d, const int64_t *row_ids, size_t n, paimon_error *err);
+
+/* Makes the commit an INSERT OVERWRITE that replaces the partitions matching the static spec
+ * keys[i] = values[i] (text; NULL: the default partition; n = 0: the whole table), as Spark's
+ * default static partition-overwrite mode (paimon_commit_set_overwrite with
+ * PAIMON_OVERWRITE_STATIC). The arrays and strings are borrowed until cp_dml_commit. */
+void cp_dml_set_overwrite(cp_dml *d, const char *const *keys, const char *const *values, size_t n);
 
 /* Commits everything as one snapshot; *snapshot_id (may be NULL) receives its id, or 0 when
  * nothing was committed. */

@@ -150,10 +150,18 @@ int cp_sql_exec_catalog(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_resul
                         paimon_error *err);
 int cp_sql_exec_alter(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
 
+/* The static partition spec of an INSERT OVERWRITE (dml.h cp_dml_set_overwrite). */
+typedef struct cp_sql_overwrite {
+  const char **keys;
+  const char **values; /* text of each key's value; NULL for a NULL value */
+  size_t n;
+} cp_sql_overwrite;
+
 /* Writes rows (a record batch whose children are named after table columns) into the table and
- * commits them as one snapshot through the DML interface (dml.h). */
+ * commits them as one snapshot through the DML interface (dml.h); with `overwrite` (may be
+ * NULL), the snapshot replaces the partitions it names instead of adding to them. */
 int cp_sql_write_rows(cp_sql_table *t, struct ArrowSchema *schema, struct ArrowArray *batch,
-                      paimon_error *err);
+                      const cp_sql_overwrite *overwrite, paimon_error *err);
 
 /* Creates the session's current database if it is the default one and does not exist yet. */
 int cp_sql_ensure_database(cp_sql_session *s, const char *db, paimon_error *err);

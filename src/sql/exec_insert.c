@@ -4,8 +4,12 @@
  * (exec_assign.c) and committed as one snapshot (dml.h). Columns the statement does not give are
  * NULL (Spark 3.4+ fills columns missing from an explicit column list with their default, which
  * Paimon tables do not have); a NULL in a NOT NULL column is refused by the write path with
- * Paimon's message "Cannot write null to non-null column(c)". INSERT OVERWRITE is parsed but
- * needs an overwrite commit the table layer does not offer yet.
+ * Paimon's message "Cannot write null to non-null column(c)".
+ *
+ * INSERT OVERWRITE follows Spark's default static partition-overwrite mode: the snapshot replaces
+ * every partition matching the static PARTITION values (all of the table without any), whatever
+ * partitions the new rows fall in; new rows outside those partitions are refused and nothing
+ * changes.
  *
  * VALUES may build nested values: ARRAY(...), MAP(k, v, ...), STRUCT(...) / NAMED_STRUCT('a', v,
  * ...) for ARRAY / MAP / ROW columns (fields by position, as Spark's store assignment does).
@@ -15,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arrow/print.h"
 #include "arrow/schema.h"
 #include "base/status.h"
 #include "sql/dml.h"
@@ -22,11 +27,15 @@
 #include "types/datum_arrow.h"
 #include "types/special_fields.h"
 #include "types/type_arrow.h"
+#include "types/type_sql.h"
 
 int cp_sql_write_rows(cp_sql_table *t, struct ArrowSchema *schema, struct ArrowArray *batch,
-                      paimon_error *err) {
+                      const cp_sql_overwrite *overwrite, paimon_error *err) {
   cp_dml *d = NULL;
   int rc = cp_dml_begin(&d, t->table, CP_DML_INSERT, 0, err);
+  if (!rc && overwrite)
+    cp_dml_set_overwrite(d, (const char *const *)overwrite->keys,
+                         (const char *const *)overwrite->values, overwrite->n);
   if (!rc && batch->length > 0) rc = cp_dml_insert(d, schema, batch, err);
   if (!rc) rc = cp_dml_commit(d, NULL, err);
   cp_dml_free(d);
@@ -40,6 +49,18 @@ typedef struct values_ctx {
   cp_sql_scope empty; /* no columns: VALUES expressions are constants */
   cp_rel one_row;
 } values_ctx;
+
+static int values_ctx_init(values_ctx *vc, const cp_sql_table *t, paimon_error *err) {
+  memset(vc, 0, sizeof *vc);
+  vc->t = t;
+  CP_RETURN_IF_ERROR(cp_sql_scope_init(&vc->empty, NULL, 0, "VALUES", err));
+  return cp_rel_empty(1, &vc->one_row, err);
+}
+
+static void values_ctx_free(values_ctx *vc) {
+  cp_sql_scope_free(&vc->empty);
+  cp_rel_free(&vc->one_row);
+}
 
 static bool is_call(const cp_sql_expr *e, const char *name) {
   return e->kind == CP_SQL_E_FUNC && e->name.n == 1 && strcasecmp(e->name.parts[0], name) == 0;
@@ -174,7 +195,35 @@ typedef struct insert_plan {
   int64_t *target_of;           /* per table column: position in the data rows, or -1 */
   const cp_sql_expr **constant; /* per table column: static PARTITION value, or NULL */
   size_t n_data;                /* values per data row */
+  cp_sql_expr *casts;           /* per table column: CAST(static value AS column type) */
+  char **cast_types;
 } insert_plan;
+
+static void insert_plan_free(insert_plan *p, size_t n) {
+  for (size_t c = 0; p->cast_types && c < n; c++) free(p->cast_types[c]);
+  free(p->cast_types);
+  free(p->casts);
+  free(p->target_of);
+  free(p->constant);
+}
+
+/* Spark turns a static PARTITION value into text and casts it to the column's type (so
+ * PARTITION (d = '2026-11-02') fills a DATE column); CAST(value AS type) does the same here. */
+static int cast_partition_value(const cp_sql_table *t, insert_plan *p, size_t c,
+                                cp_sql_expr **value, paimon_error *err) {
+  const cp_type *type = t->row->fields[c].type;
+  CP_RETURN_IF_ERROR(cp_type_to_sql(type, &p->cast_types[c], err));
+  char *nn = strstr(p->cast_types[c], " NOT NULL");
+  if (nn) *nn = '\0'; /* partition keys are atomic: the suffix is the only NOT NULL */
+  cp_sql_expr *e = &p->casts[c];
+  e->kind = CP_SQL_E_CAST;
+  e->pos = (*value)->pos;
+  e->type = p->cast_types[c];
+  e->args = value;
+  e->n_args = 1;
+  p->constant[c] = e;
+  return PAIMON_OK;
+}
 
 static int resolve_column(const cp_sql_table *t, const char *name, cp_sql_pos pos, size_t *out,
                           paimon_error *err) {
@@ -197,7 +246,10 @@ static int plan_insert(const cp_sql_stmt *stmt, const cp_sql_table *t, insert_pl
   size_t n = t->row->n_fields;
   p->target_of = malloc((n + 1) * sizeof *p->target_of);
   p->constant = calloc(n + 1, sizeof *p->constant);
-  if (!p->target_of || !p->constant) return CP_ENOMEM(err, "INSERT");
+  p->casts = calloc(n + 1, sizeof *p->casts);
+  p->cast_types = calloc(n + 1, sizeof *p->cast_types);
+  if (!p->target_of || !p->constant || !p->casts || !p->cast_types)
+    return CP_ENOMEM(err, "INSERT");
   for (size_t i = 0; i < n; i++) p->target_of[i] = -2; /* -2: not given */
   for (size_t i = 0; i < ins->n_partition; i++) {
     const cp_sql_assignment *a = &ins->partition[i];
@@ -207,7 +259,12 @@ static int plan_insert(const cp_sql_stmt *stmt, const cp_sql_table *t, insert_pl
       return cp_sql_error_at(err, PAIMON_EINVAL, a->target.pos,
                              "PARTITION clause cannot contain the non-partition column %s",
                              t->row->fields[c].name);
-    if (a->value) p->constant[c] = a->value;
+    if (p->constant[c])
+      return cp_sql_error_at(err, PAIMON_EINVAL, a->target.pos,
+                             "Column %s is specified more than once in the PARTITION clause",
+                             t->row->fields[c].name);
+    if (a->value) /* args is never written through: the cast only reads the value */
+      CP_RETURN_IF_ERROR(cast_partition_value(t, p, c, (cp_sql_expr **)&a->value, err));
   }
   if (ins->columns) {
     for (size_t k = 0; k < ins->n_columns; k++) {
@@ -260,10 +317,7 @@ static int build_rows(const cp_sql_stmt *stmt, const cp_sql_table *t, const inse
   const cp_sql_insert *ins = &stmt->insert;
   int64_t n = data ? cp_rel_rows(data) : (int64_t)ins->n_rows;
   values_ctx vc;
-  memset(&vc, 0, sizeof vc);
-  vc.t = t;
-  int rc = cp_sql_scope_init(&vc.empty, NULL, 0, "VALUES", err);
-  if (!rc) rc = cp_rel_empty(1, &vc.one_row, err);
+  int rc = values_ctx_init(&vc, t, err);
   cp_rel_builder b = CP_REL_BUILDER_INIT;
   for (size_t c = 0; !rc && c < t->row->n_fields; c++) {
     const cp_field *f = &t->row->fields[c];
@@ -285,9 +339,73 @@ static int build_rows(const cp_sql_stmt *stmt, const cp_sql_table *t, const inse
     rc = cp_rel_builder_finish(&b, n, out, err);
   else
     cp_rel_builder_free(&b);
-  cp_sql_scope_free(&vc.empty);
-  cp_rel_free(&vc.one_row);
+  values_ctx_free(&vc);
   return rc;
+}
+
+/* The value an ANSI cast refuses (Spark casts static partition values with ANSI rules under the
+ * default store-assignment policy): CAST_INVALID_INPUT naming the value, type and column. */
+static int invalid_partition_value(const cp_sql_table *t, const cp_sql_expr *cast,
+                                   const cp_field *f, paimon_error *err) {
+  cp_buf text = CP_BUF_INIT;
+  int rc = cp_sql_print_expr(cast->args[0], &text, err);
+  if (!rc) rc = cp_buf_append(&text, "", 1, err);
+  if (!rc)
+    rc = cp_sql_error_at(err, PAIMON_EINVAL, cast->pos,
+                         "[CAST_INVALID_INPUT] The value %s of the static partition column %s of "
+                         "table '%s' cannot be cast to \"%s\" because it is malformed.",
+                         (const char *)text.data, f->name, t->ident, cast->type);
+  cp_buf_free(&text);
+  return rc;
+}
+
+/* Evaluates the static PARTITION values once (refusing a value the cast cannot convert) and
+ * prints each as text for INSERT OVERWRITE's partition spec, which the commit parses back (dates,
+ * timestamps and decimals in their SQL form; NULL for a NULL value). */
+static int static_partition_values(const cp_sql_table *t, const insert_plan *p,
+                                   cp_sql_overwrite *o, paimon_error *err) {
+  size_t n = t->row->n_fields;
+  o->keys = calloc(n + 1, sizeof *o->keys);
+  o->values = calloc(n + 1, sizeof *o->values);
+  if (!o->keys || !o->values) return CP_ENOMEM(err, "INSERT");
+  values_ctx vc;
+  int rc = values_ctx_init(&vc, t, err);
+  for (size_t c = 0; !rc && c < n; c++) {
+    if (!p->constant[c]) continue;
+    const cp_field *f = &t->row->fields[c];
+    struct ArrowSchema sch;
+    struct ArrowArray arr;
+    memset(&arr, 0, sizeof arr);
+    rc = constant_column(&vc, NULL, 0, p->constant[c], 1, f, &sch, &arr, err);
+    if (rc) break;
+    cp_array_view v;
+    memset(&v, 0, sizeof v);
+    rc = cp_array_view_init(&v, &sch, &arr, err);
+    o->keys[o->n] = f->name;
+    const cp_sql_expr *given = p->constant[c]->args[0];
+    bool null_given = given->kind == CP_SQL_E_LITERAL && given->lit.kind == CP_SQL_LIT_NULL;
+    if (!rc && cp_view_is_null(&v, 0) && !null_given)
+      rc = invalid_partition_value(t, p->constant[c], f, err);
+    if (!rc && !cp_view_is_null(&v, 0)) {
+      cp_buf text = CP_BUF_INIT;
+      rc = cp_print_value(&text, &v, 0, err);
+      if (!rc) rc = cp_buf_append(&text, "", 1, err); /* NUL */
+      if (!rc) o->values[o->n] = (const char *)text.data;
+      else cp_buf_free(&text);
+    }
+    o->n++;
+    cp_array_view_reset(&v);
+    arr.release(&arr);
+    cp_schema_release(&sch);
+  }
+  values_ctx_free(&vc);
+  return rc;
+}
+
+static void overwrite_spec_free(cp_sql_overwrite *o) {
+  for (size_t i = 0; o->values && i < o->n; i++) free((void *)o->values[i]);
+  free(o->keys);
+  free(o->values);
 }
 
 int cp_sql_exec_insert(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
@@ -299,14 +417,10 @@ int cp_sql_exec_insert(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error 
   cp_rel data, rows;
   memset(&data, 0, sizeof data);
   memset(&rows, 0, sizeof rows);
-  int rc = PAIMON_OK;
-  if (ins->overwrite)
-    rc =
-        cp_sql_error_at(err, PAIMON_EUNSUPPORTED, stmt->pos,
-                        "INSERT OVERWRITE on %s is not supported yet: it needs an overwrite commit "
-                        "in the table layer",
-                        t.ident);
-  if (!rc) rc = plan_insert(stmt, &t, &p, err);
+  cp_sql_overwrite spec;
+  memset(&spec, 0, sizeof spec);
+  int rc = plan_insert(stmt, &t, &p, err);
+  if (!rc) rc = static_partition_values(&t, &p, &spec, err);
   for (size_t r = 0; !rc && !ins->query && r < ins->n_rows; r++)
     if (ins->row_lengths[r] != p.n_data)
       rc = arity_error(stmt, &t, p.n_data, ins->row_lengths[r], err);
@@ -319,13 +433,13 @@ int cp_sql_exec_insert(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error 
     if (!rc && data.n_cols != p.n_data) rc = arity_error(stmt, &t, p.n_data, data.n_cols, err);
   }
   if (!rc) rc = build_rows(stmt, &t, &p, ins->query ? &data : NULL, &rows, err);
-  if (!rc) rc = cp_sql_write_rows(&t, &rows.schema, &rows.batch, err);
+  if (!rc) rc = cp_sql_write_rows(&t, &rows.schema, &rows.batch, ins->overwrite ? &spec : NULL, err);
   if (rc && rc != PAIMON_ENOMEM && strncmp(err->message, "line ", 5) != 0)
     paimon_error_prefix(err, "line %d:%d", stmt->pos.line, stmt->pos.col);
   cp_rel_free(&data);
   cp_rel_free(&rows);
-  free(p.target_of);
-  free(p.constant);
+  insert_plan_free(&p, t.row->n_fields);
+  overwrite_spec_free(&spec);
   cp_sql_table_close(&t);
   return rc;
 }

@@ -27,12 +27,24 @@
 #include "table/file_store.h"
 #include "table/store.h"
 #include "table/table.h"
+#include "expr/expr.h"
 #include "types/special_fields.h"
+
+/* INSERT OVERWRITE (paimon_commit_set_overwrite): which live files the next commit replaces. */
+typedef struct overwrite_spec {
+  bool on;
+  bool dynamic;      /* replace the partitions the new files write to */
+  size_t n;          /* static partition keys given; 0 = dynamic or whole table */
+  size_t *key;       /* their positions among the partition keys */
+  cp_datum *values;  /* their values (bytes in `arena`) */
+  cp_arena arena;
+} overwrite_spec;
 
 struct paimon_commit {
   paimon_table *table;
   char commit_user[37];
   int64_t last_snapshot_id;
+  overwrite_spec overwrite;
 };
 
 int paimon_commit_new(paimon_commit **out, paimon_table *table, paimon_error *err) {
@@ -48,7 +60,52 @@ int paimon_commit_new(paimon_commit **out, paimon_table *table, paimon_error *er
   return PAIMON_OK;
 }
 
-void paimon_commit_free(paimon_commit *c) { free(c); }
+static void clear_overwrite(overwrite_spec *o) {
+  free(o->key);
+  free(o->values);
+  cp_arena_free(&o->arena);
+  memset(o, 0, sizeof *o);
+}
+
+void paimon_commit_free(paimon_commit *c) {
+  if (!c) return;
+  clear_overwrite(&c->overwrite);
+  free(c);
+}
+
+int paimon_commit_set_overwrite(paimon_commit *c, paimon_overwrite_mode mode,
+                                const char *const *keys, const char *const *values, size_t n,
+                                paimon_error *err) {
+  clear_overwrite(&c->overwrite);
+  const cp_table_schema *s = c->table->schema;
+  const char *dyn = cp_options_get(&s->options, "dynamic-partition-overwrite");
+  overwrite_spec *o = &c->overwrite;
+  o->key = calloc(n + 1, sizeof *o->key);
+  o->values = calloc(n + 1, sizeof *o->values);
+  if (!o->key || !o->values) return CP_ENOMEM(err, "overwrite");
+  for (size_t i = 0; i < n; i++) {
+    size_t k = 0;
+    while (k < s->n_partition_keys && strcmp(s->partition_keys[k], keys[i]) != 0) k++;
+    if (k == s->n_partition_keys) {
+      clear_overwrite(o);
+      return paimon_error_set(err, PAIMON_EINVAL, "%s is not a partition key of table %s",
+                              keys[i], c->table->full_name);
+    }
+    o->key[i] = k;
+    const cp_type *t = s->row->fields[cp_table_schema_partition_index(s, k)].type;
+    int rc = values[i] ? cp_datum_parse_text(t, values[i], &o->arena, &o->values[i], err)
+                       : (o->values[i] = cp_datum_null(), PAIMON_OK);
+    if (rc) {
+      clear_overwrite(o);
+      return paimon_error_prefix(err, "partition %s of table %s", keys[i], c->table->full_name);
+    }
+  }
+  o->n = n;
+  o->on = true;
+  o->dynamic = mode == PAIMON_OVERWRITE_BY_OPTION && s->n_partition_keys > 0 &&
+               !(dyn && strcmp(dyn, "false") == 0);
+  return PAIMON_OK;
+}
 
 int64_t paimon_commit_last_snapshot_id(const paimon_commit *c) { return c->last_snapshot_id; }
 
@@ -469,10 +526,10 @@ static int latest_schema_id(attempt *a, int64_t *out) {
 }
 
 /* Builds and publishes snapshot L+1. Returns EEXIST when another commit took the id. */
-static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest, int64_t *new_id) {
+static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *latest, int64_t *new_id) {
   paimon_table *t = a->t;
   int64_t id = latest ? latest->id + 1 : 1;
-  bool overwrite = d->index_adds.n || d->index_deletes.n;
+  bool overwrite = a->c->overwrite.on || d->index_adds.n || d->index_deletes.n;
   for (size_t i = 0; i < d->files.n; i++)
     if (d->files.items[i].kind == CP_FILE_KIND_DELETE) overwrite = true;
   if (overwrite || d->check_from_snapshot >= 0)
@@ -592,6 +649,91 @@ done:
   return rc;
 }
 
+static bool bytes_same(cp_bytes x, cp_bytes y) {
+  return x.len == y.len && (x.len == 0 || memcmp(x.data, y.data, x.len) == 0);
+}
+
+/* Whether partition `p` matches the static spec (every partition when the spec is empty). */
+static bool in_spec(attempt *a, const overwrite_spec *o, cp_bytes p) {
+  const cp_table_schema *s = a->t->schema;
+  size_t k = s->n_partition_keys;
+  if (o->n == 0) return true;
+  const cp_type *types[64];
+  cp_datum vals[64];
+  if (k > 64) return false;
+  for (size_t i = 0; i < k; i++) types[i] = s->row->fields[cp_table_schema_partition_index(s, i)].type;
+  if (cp_binary_row_read(p.data, p.len, types, k, vals, NULL) != 0) return false;
+  for (size_t i = 0; i < o->n; i++) {
+    const cp_datum *want = &o->values[i], *got = &vals[o->key[i]];
+    if (want->is_null != got->is_null) return false;
+    if (!want->is_null && cp_datum_compare(types[o->key[i]], want, got) != 0) return false;
+  }
+  return true;
+}
+
+/* Whether live partition `p` is replaced: dynamically, when new files write to it; else when it
+ * matches the static spec (data-evolution.md §4.1, Java FileStoreCommitImpl.overwrite). */
+static bool overwritten(attempt *a, const overwrite_spec *o, const delta *d, cp_bytes p) {
+  if (!o->dynamic) return in_spec(a, o, p);
+  for (size_t i = 0; i < d->files.n; i++)
+    if (d->files.items[i].kind == CP_FILE_KIND_ADD && bytes_same(d->files.items[i].partition, p))
+      return true;
+  return false;
+}
+
+/* INSERT OVERWRITE: the delta plus DELETE entries for the replaced live files of L and deletes
+ * of the index files (deletion vectors) of the replaced partitions. Computed per attempt, from
+ * the latest snapshot, as Java does. */
+static int overwrite_delta(attempt *a, const delta *d, const cp_snapshot *latest, delta *out) {
+  int rc = PAIMON_OK;
+  *out = *d;
+  memset(&out->files, 0, sizeof out->files);
+  memset(&out->index_deletes, 0, sizeof out->index_deletes);
+  for (size_t i = 0; i < d->files.n && !rc; i++)
+    rc = cp_entry_vec_push(&out->files, &d->files.items[i], a->err);
+  for (size_t i = 0; i < d->index_deletes.n && !rc; i++)
+    rc = cp_index_entry_vec_push(&out->index_deletes, &d->index_deletes.items[i], a->err);
+  const overwrite_spec *o = &a->c->overwrite;
+  for (size_t i = 0; i < d->files.n && !rc && !o->dynamic; i++)
+    if (!in_spec(a, o, d->files.items[i].partition))
+      rc = paimon_error_set(a->err, PAIMON_EINVAL,
+                            "Trying to overwrite a partition of table %s, but the changes in file "
+                            "%s do not belong to it.",
+                            a->t->full_name, d->files.items[i].file.file_name);
+  if (rc || !latest) return rc;
+  cp_entry_vec live = {0};
+  cp_index_entry_vec idx = {0};
+  rc = cp_snapshot_entries(a->t->fs, a->t->path, latest, NULL, false, &a->arena, &live, a->err);
+  for (size_t i = 0; i < live.n && !rc; i++) {
+    if (!overwritten(a, o, d, live.items[i].partition)) continue;
+    cp_manifest_entry e = live.items[i];
+    e.kind = CP_FILE_KIND_DELETE;
+    rc = cp_entry_vec_push(&out->files, &e, a->err);
+  }
+  if (!rc) rc = cp_snapshot_index_entries(a->t->fs, a->t->path, latest, &a->arena, &idx, a->err);
+  for (size_t i = 0; i < idx.n && !rc; i++)
+    if (overwritten(a, o, d, idx.items[i].partition))
+      rc = cp_index_entry_vec_push(&out->index_deletes, &idx.items[i], a->err);
+  cp_entry_vec_free(&live);
+  cp_index_entry_vec_free(&idx);
+  return rc;
+}
+
+static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest, int64_t *new_id) {
+  if (!a->c->overwrite.on) return try_commit_delta(a, d, latest, new_id);
+  /* As Java: a dynamic overwrite without new files replaces nothing and commits nothing; any
+   * other overwrite commits an OVERWRITE snapshot, even one that changes nothing. */
+  bool adds = false;
+  for (size_t i = 0; i < d->files.n && !adds; i++) adds = d->files.items[i].kind == CP_FILE_KIND_ADD;
+  if (a->c->overwrite.dynamic && !adds) return PAIMON_OK;
+  delta ow;
+  int rc = overwrite_delta(a, d, latest, &ow);
+  if (!rc) rc = try_commit_delta(a, &ow, latest, new_id);
+  cp_entry_vec_free(&ow.files);
+  cp_index_entry_vec_free(&ow.index_deletes);
+  return rc;
+}
+
 static void backoff(int attempt_no) {
   /* commit.min-retry-wait 10 ms doubling up to commit.max-retry-wait 10 s, plus jitter. */
   long ms = 10L << (attempt_no < 10 ? attempt_no : 10);
@@ -609,7 +751,9 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
   int rc = flatten_messages(msgs, &d, err);
   int64_t pending_id = 0; /* an attempt whose outcome is unknown */
   char pending_uuid[37] = "";
-  if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0) goto done;
+  if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0 &&
+      !c->overwrite.on)
+    goto done;
   for (int64_t n = 0; !rc; n++) {
     if (n > c->table->options.commit_max_retries) {
       rc = paimon_error_set(err, PAIMON_ECONFLICT,

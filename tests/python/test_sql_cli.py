@@ -239,13 +239,15 @@ def test_statement_runtime_error_names_the_statement(run_cli, tmp_path):
     assert "Cannot write null to non-null column(id)" in p.stderr
 
 
-def test_insert_overwrite_is_refused_clearly(run_cli, tmp_path):
+def test_insert_overwrite_bad_partition_value_changes_nothing(run_cli, tmp_path):
     p = sql(run_cli, tmp_path / "wh", "-e",
-            "CREATE TABLE t (id INT); INSERT OVERWRITE t VALUES (1);")
+            "CREATE TABLE t (id INT, hr INT) PARTITIONED BY (hr); INSERT INTO t VALUES (1, 1);"
+            "INSERT OVERWRITE t PARTITION (hr = 'x') VALUES (2);")
     assert p.returncode == 1
-    assert "INSERT OVERWRITE on default.t is not supported yet" in p.stderr
-    p = sql(run_cli, tmp_path / "wh", "-e", "SELECT count(*) AS n FROM t", "--format", "csv")
-    assert p.stdout.splitlines() == ["n", "0"]
+    assert "line 1:117: [CAST_INVALID_INPUT] The value 'x' of the static partition column hr" \
+        in p.stderr
+    p = sql(run_cli, tmp_path / "wh", "-e", "SELECT id, hr FROM t", "--format", "csv")
+    assert p.stdout.splitlines() == ["id,hr", "1,1"]
 
 
 def test_formats(run_cli, tmp_path):

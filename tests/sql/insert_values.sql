@@ -22,7 +22,6 @@ INSERT INTO t (id, missing) VALUES (8, 1);
 INSERT INTO t (id, id) VALUES (8, 9);
 INSERT INTO t (id, _ROW_ID) VALUES (8, 9);
 INSERT INTO nope VALUES (1);
-INSERT OVERWRITE t VALUES (8, 'x', 1, 1, NULL, NULL, NULL);
 SELECT count(*) FROM t;
 CREATE TABLE nested (id INT, tags ARRAY<STRING>, attrs MAP<STRING, INT>, point STRUCT<x: DOUBLE, y: DOUBLE>,
   vec ARRAY<FLOAT>);

@@ -309,13 +309,33 @@ static void test_store_assignment(void) {
 
 /* ---- the DML interface ---------------------------------------------------------------------- */
 
+static const char *query_cell(cp_sql_session *s, const char *sql) {
+  paimon_error err;
+  cp_sql_result r;
+  CHECK_OK(run(s, sql, &r, &err), &err);
+  const char *text = cell(&r, 0, 0);
+  cp_sql_result_release(&r);
+  return text;
+}
+
+static int64_t latest(paimon_table *t) {
+  paimon_error err;
+  int64_t id = -1;
+  CHECK_OK(paimon_table_latest_snapshot_id(t, &id, &err), &err);
+  return id;
+}
+
+/* The DML interface on a row-tracking table: everything added to one cp_dml commits as one
+ * snapshot, nothing added commits nothing, and cp_dml_free without a commit changes nothing; an
+ * overwrite spec replaces its partition even without new rows. */
 static void test_dml_interface(void) {
   cp_sql_session *s = NULL;
   paimon_error err;
   CHECK_OK(cp_sql_session_open(&s, warehouse, &err), &err);
   CHECK_OK(run(s,
-               "CREATE TABLE dml_t (id INT) TBLPROPERTIES ('row-tracking.enabled' = 'true');"
-               "INSERT INTO dml_t VALUES (1), (2)",
+               "CREATE TABLE dml_t (id INT, p STRING) PARTITIONED BY (p) "
+               "TBLPROPERTIES ('row-tracking.enabled' = 'true');"
+               "INSERT INTO dml_t VALUES (1, 'a'), (2, 'a'), (3, 'b')",
                NULL, &err),
            &err);
   cp_sql_name name = {NULL, 1, {1, 1}};
@@ -325,35 +345,44 @@ static void test_dml_interface(void) {
   CHECK_OK(cp_sql_table_open(s, &name, &t, &err), &err);
   CHECK(t.row_tracking && !t.data_evolution);
   CHECK_STR(t.ident, "default.dml_t");
-  int64_t before = 0, after = 0, snap = -1;
-  CHECK_OK(paimon_table_latest_snapshot_id(t.table, &before, &err), &err);
-  CHECK_INT(before, 1);
+  CHECK_INT(latest(t.table), 1);
 
   cp_dml *d = NULL;
-  int64_t ids[] = {0};
-  CHECK_OK(cp_dml_begin(&d, t.table, CP_DML_DELETE, before, &err), &err);
-  CHECK_ERR(cp_dml_delete(d, ids, 1, &err), PAIMON_EUNSUPPORTED);
-  CHECK_STR(err.message, "DELETE on default.dml_t is not supported yet: updating and deleting rows "
-                         "needs the table layer's update API");
-  cp_dml_free(d);
-  CHECK_OK(cp_dml_begin(&d, t.table, CP_DML_MERGE, before, &err), &err);
-  CHECK_ERR(cp_dml_update(d, NULL, NULL, &err), PAIMON_EUNSUPPORTED);
-  CHECK_CONTAINS(err.message, "MERGE INTO on default.dml_t is not supported yet");
-  /* Nothing was added: committing creates no snapshot. */
-  CHECK_OK(cp_dml_commit(d, &snap, &err), &err);
-  CHECK_INT(snap, 0);
-  cp_dml_free(d);
-  CHECK_OK(paimon_table_latest_snapshot_id(t.table, &after, &err), &err);
-  CHECK_INT(after, before);
+  int64_t ids[] = {0}, snap = -1;
+  CHECK_OK(cp_dml_begin(&d, t.table, CP_DML_DELETE, 1, &err), &err);
+  CHECK_OK(cp_dml_delete(d, ids, 1, &err), &err);
+  cp_dml_free(d); /* discarded */
+  CHECK_INT(latest(t.table), 1);
+  CHECK_STR(query_cell(s, "SELECT count(*) FROM dml_t"), "3");
 
-  /* UPDATE through SQL: every check passes, the interface refuses, the table is unchanged. */
-  CHECK_ERR(run(s, "UPDATE dml_t SET id = id + 1 WHERE id = 1", NULL, &err), PAIMON_EUNSUPPORTED);
-  CHECK_STR(err.message, "line 1:1: UPDATE on default.dml_t is not supported yet: updating and "
-                         "deleting rows needs the table layer's update API");
-  /* An UPDATE that matches no row needs no change and succeeds. */
+  CHECK_OK(cp_dml_begin(&d, t.table, CP_DML_DELETE, 1, &err), &err);
+  CHECK_OK(cp_dml_delete(d, ids, 1, &err), &err);
+  CHECK_OK(cp_dml_commit(d, &snap, &err), &err);
+  cp_dml_free(d);
+  CHECK_INT(snap, 2);
+  CHECK_STR(query_cell(s, "SELECT min(id) FROM dml_t"), "2");
+
+  CHECK_OK(cp_dml_begin(&d, t.table, CP_DML_MERGE, 2, &err), &err);
+  CHECK_OK(cp_dml_commit(d, &snap, &err), &err); /* nothing added */
+  cp_dml_free(d);
+  CHECK_INT(snap, 0);
+  CHECK_INT(latest(t.table), 2);
+
+  const char *keys[] = {"p"}, *values[] = {"a"};
+  CHECK_OK(cp_dml_begin(&d, t.table, CP_DML_INSERT, 0, &err), &err);
+  cp_dml_set_overwrite(d, keys, values, 1);
+  CHECK_OK(cp_dml_commit(d, &snap, &err), &err);
+  cp_dml_free(d);
+  CHECK_INT(snap, 3);
+  CHECK_STR(query_cell(s, "SELECT count(*) FROM dml_t WHERE p = 'a'"), "0");
+  CHECK_STR(query_cell(s, "SELECT count(*) FROM dml_t WHERE p = 'b'"), "1");
+
+  /* An UPDATE that matches no row needs no change and commits nothing. */
   CHECK_OK(run(s, "UPDATE dml_t SET id = 0 WHERE id > 100", NULL, &err), &err);
-  CHECK_OK(paimon_table_latest_snapshot_id(t.table, &after, &err), &err);
-  CHECK_INT(after, before);
+  CHECK_INT(latest(t.table), 3);
+  CHECK_OK(run(s, "UPDATE dml_t SET id = id * 10 WHERE id = 3", NULL, &err), &err);
+  CHECK_INT(latest(t.table), 4);
+  CHECK_STR(query_cell(s, "SELECT id FROM dml_t"), "30");
   cp_sql_table_close(&t);
   cp_sql_session_free(s);
 }

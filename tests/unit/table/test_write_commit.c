@@ -301,6 +301,136 @@ static void test_lost_race_retries(void) {
   paimon_table_free(t);
 }
 
+/* Rows per partition ("a", "b") and the smallest first_row_id among the live files. */
+static void count_rows(paimon_table *t, int64_t *a, int64_t *b, int64_t *min_first) {
+  paimon_error err;
+  int64_t latest = 0;
+  CHECK_OK(paimon_table_latest_snapshot_id(t, &latest, &err), &err);
+  cp_arena arena = CP_ARENA_INIT;
+  cp_entry_vec files = {0};
+  live_files(t, latest, &arena, &files);
+  *a = *b = 0;
+  *min_first = INT64_MAX;
+  for (size_t i = 0; i < files.n; i++) {
+    cp_buf p = CP_BUF_INIT;
+    CHECK_OK(cp_table_partition_path(t, files.items[i].partition, &p, &err), &err);
+    if (p.len && p.data[3] == 'a') *a += files.items[i].file.row_count;
+    else *b += files.items[i].file.row_count;
+    if (files.items[i].file.first_row_id < *min_first) *min_first = files.items[i].file.first_row_id;
+    cp_buf_free(&p);
+  }
+  cp_entry_vec_free(&files);
+  cp_arena_free(&arena);
+}
+
+static int64_t overwrite(paimon_table *t, int n, int first_id, bool two_parts, const char *key,
+                         const char *value) {
+  paimon_error err;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  make_batch(n, first_id, two_parts, false, &schema, &array);
+  paimon_write *w = NULL;
+  paimon_commit_messages *msgs = NULL;
+  paimon_commit *c = NULL;
+  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
+  if (n) CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
+  CHECK_OK(paimon_write_prepare_commit(w, &msgs, &err), &err);
+  CHECK_OK(paimon_commit_new(&c, t, &err), &err);
+  CHECK_OK(paimon_commit_set_overwrite(c, key ? PAIMON_OVERWRITE_STATIC : PAIMON_OVERWRITE_BY_OPTION,
+                                       key ? &key : NULL, key ? &value : NULL, key ? 1 : 0, &err),
+           &err);
+  CHECK_OK(paimon_commit_commit(c, msgs, &err), &err);
+  int64_t id = paimon_commit_last_snapshot_id(c);
+  paimon_commit_free(c);
+  paimon_commit_messages_free(msgs);
+  paimon_write_free(w);
+  schema.release(&schema);
+  array.release(&array);
+  return id;
+}
+
+/* INSERT OVERWRITE: dynamic (partitions written), static (a spec, even with no new rows), whole
+ * table; row ids are never reused; the snapshot is OVERWRITE. */
+static void test_overwrite(void) {
+  const char *opts[][2] = {{"row-tracking.enabled", "true"}};
+  paimon_table *t = make_table("ow", "ROW<id INT NOT NULL, name STRING, dt STRING>", "dt", opts, 1);
+  if (!t) return;
+  paimon_error err;
+  int64_t a, b, first;
+  write_and_commit(t, 6, 0, true); /* 3 rows in a, 3 in b; row ids 0..5 */
+  CHECK_INT(overwrite(t, 2, 100, false, NULL, NULL), 2); /* dynamic: replaces a only */
+  count_rows(t, &a, &b, &first);
+  CHECK_INT(a, 2);
+  CHECK_INT(b, 3);
+  cp_snapshot *s = NULL;
+  CHECK_OK(cp_snapshot_load(t->fs, t->path, 2, &s, &err), &err);
+  if (s) {
+    CHECK_INT(s->commit_kind, CP_COMMIT_OVERWRITE);
+    CHECK_INT(s->total_record_count, 5);
+    CHECK_INT(s->next_row_id, 8); /* the new rows got 6 and 7 */
+  }
+  cp_snapshot_free(s);
+  s = NULL;
+  CHECK_INT(overwrite(t, 0, 0, false, "dt", "b"), 3); /* static, no rows: empties b */
+  count_rows(t, &a, &b, &first);
+  CHECK_INT(a, 2);
+  CHECK_INT(b, 0);
+  CHECK_INT(first, 6);
+  /* As Java: a static overwrite always commits (here an OVERWRITE snapshot that changes
+   * nothing); a dynamic one without new rows commits nothing. */
+  CHECK_INT(overwrite(t, 0, 0, false, "dt", "zz"), 4);
+  CHECK_INT(overwrite(t, 0, 0, false, NULL, NULL), 0);
+  CHECK_OK(cp_snapshot_load(t->fs, t->path, 4, &s, &err), &err);
+  if (s) {
+    CHECK_INT(s->commit_kind, CP_COMMIT_OVERWRITE);
+    CHECK_INT(s->total_record_count, 2);
+    CHECK_INT(s->delta_record_count, 0);
+  }
+  cp_snapshot_free(s);
+  s = NULL;
+  paimon_commit *c = NULL;
+  CHECK_OK(paimon_commit_new(&c, t, &err), &err);
+  const char *k = "name", *v = "x";
+  CHECK_ERR(paimon_commit_set_overwrite(c, PAIMON_OVERWRITE_STATIC, &k, &v, 1, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "name is not a partition key of table db.ow");
+  paimon_commit_free(c);
+  /* Static spec: new rows outside the spec are refused, and nothing changes. */
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  make_batch(2, 200, true, false, &schema, &array);
+  paimon_write *w = NULL;
+  paimon_commit_messages *msgs = NULL;
+  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
+  CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
+  CHECK_OK(paimon_write_prepare_commit(w, &msgs, &err), &err);
+  CHECK_OK(paimon_commit_new(&c, t, &err), &err);
+  k = "dt";
+  v = "a";
+  CHECK_OK(paimon_commit_set_overwrite(c, PAIMON_OVERWRITE_STATIC, &k, &v, 1, &err), &err);
+  CHECK_ERR(paimon_commit_commit(c, msgs, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "do not belong to it");
+  count_rows(t, &a, &b, &first);
+  CHECK_INT(a, 2);
+  CHECK_INT(b, 0);
+  paimon_commit_abort(c, msgs, &err);
+  paimon_commit_messages_free(msgs);
+  paimon_write_free(w);
+  schema.release(&schema);
+  array.release(&array);
+  paimon_commit_free(c);
+  paimon_table_free(t);
+
+  /* Unpartitioned: the whole table. */
+  t = make_table("ow2", "ROW<id INT NOT NULL, name STRING, dt STRING>", NULL, opts, 1);
+  if (!t) return;
+  write_and_commit(t, 4, 0, true);
+  CHECK_INT(overwrite(t, 1, 50, false, NULL, NULL), 2);
+  count_rows(t, &a, &b, &first);
+  CHECK_INT(a + b, 1);
+  CHECK_INT(first, 4);
+  paimon_table_free(t);
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR");
   snprintf(warehouse, sizeof warehouse, "%s/wc-XXXXXX", tmp ? tmp : "/tmp");
@@ -315,6 +445,7 @@ int main(void) {
   RUN(test_errors_leave_table_unchanged);
   RUN(test_serialize_and_abort);
   RUN(test_lost_race_retries);
+  RUN(test_overwrite);
   paimon_catalog_free(cat);
   TEST_MAIN_END();
 }
