@@ -127,7 +127,7 @@ static int stream_init(struct ArrowArrayStream *out, struct ArrowSchema *schema,
 
 int cp_stream_from_batches(struct ArrowArrayStream *out, struct ArrowSchema *schema,
                            struct ArrowArray *batches, int64_t n, paimon_error *err) {
-  stream_private *p;
+  stream_private *p = NULL;
   int rc = n < 0 ? paimon_error_set(err, PAIMON_EINVAL, "negative batch count")
                  : stream_init(out, schema, &p, err);
   if (rc == 0) {
@@ -154,7 +154,7 @@ int cp_stream_from_batches(struct ArrowArrayStream *out, struct ArrowSchema *sch
 int cp_stream_from_producer(struct ArrowArrayStream *out, struct ArrowSchema *schema,
                             cp_stream_next_fn next, cp_stream_free_fn free_state, void *state,
                             paimon_error *err) {
-  stream_private *p;
+  stream_private *p = NULL;
   int rc = next ? stream_init(out, schema, &p, err)
                 : paimon_error_set(err, PAIMON_EINVAL, "stream producer needs a next callback");
   if (rc != 0) {
