@@ -81,7 +81,8 @@ int paimon_commit_set_overwrite(paimon_commit *commit, paimon_overwrite_mode mod
                                 const char *const *keys, const char *const *values, size_t n,
                                 paimon_error *err);
 
-/* Deletes the new data files the messages reference (for a write that will not be committed). */
+/* Deletes the new data files and deletion-vector index files the messages reference (for a write
+ * that will not be committed). */
 int paimon_commit_abort(paimon_commit *commit, const paimon_commit_messages *msgs,
                         paimon_error *err);
 

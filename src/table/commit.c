@@ -23,6 +23,7 @@
 #include "meta/manifest.h"
 #include "table/commit_message.h"
 #include "table/conflict.h"
+#include "table/dv.h"
 #include "table/dv_conflict.h"
 #include "table/file_store.h"
 #include "table/store.h"
@@ -825,6 +826,14 @@ int paimon_commit_abort(paimon_commit *c, const paimon_commit_messages *msgs, pa
       CP_RETURN_IF_ERROR(
           cp_data_file_path(c->table, m->partition, m->bucket, &m->new_files[j], &path, err));
       cp_fs_delete(c->table->fs, path, NULL); /* already gone is fine */
+      free(path);
+    }
+    /* Deletion-vector index files are new files of this write too (a delete rewrites the
+     * bucket's vectors into a fresh file; the old one is in index_deletes and stays). */
+    for (size_t j = 0; j < m->n_index_adds; j++) {
+      char *path = NULL;
+      CP_RETURN_IF_ERROR(cp_index_file_path(c->table, &m->index_adds[j], &path, err));
+      cp_fs_delete(c->table->fs, path, NULL);
       free(path);
     }
   }

@@ -273,3 +273,18 @@ def test_pypaimon_api_names(tmp_path, run_cli, lib):
         got = read(fresh(reader, wh), ["id", "_ROW_ID"])
         assert got.to_pydict() == expected
     check_clean(run_cli, wh)
+
+
+def test_abort_deletes_the_new_index_file(tmp_path, run_cli):
+    """A delete that is aborted instead of committed leaves no DV index file behind."""
+    wh, pt, ct = make_tables(tmp_path, DE_DV)
+    p_write(pt, ROWS)
+    c_commit(ct, c_delete_ids(ct, [0]))
+    before = index_files(wh)
+    assert len(before) == 1
+    msg = c_delete_ids(ct, [1, 2])
+    assert len(index_files(wh)) == 2  # the new vectors are written before the commit
+    ct.new_batch_write_builder().new_commit().abort([msg])
+    assert index_files(wh) == before
+    assert read(fresh(pypaimon, wh))["id"].to_pylist() == [2, 3, 4, 5]
+    check_clean(run_cli, wh)
