@@ -13,6 +13,9 @@ once by cpaimon in 1M-row commits so the table has N/1M row-id groups):
                clock starts) and commit their messages together
   scan_evolved full scan of the table after 5 partial updates of 1% of the rows each (6 files per
                group) vs the same rows written as one file per group
+  update_fixed, upsert_fixed  (not in the default set) update / upsert a FIXED number of rows
+               (--fixed, default 100,000, spread over every group): run with --rows 1000000 and
+               --rows 10000000 to see whether peak RSS stays flat as the table grows 10x
 Each figure runs in a fresh process: wall time, peak RSS (VmHWM) and bytes the operation wrote
 (files added under the table), next to the size of the changed column alone (its Parquet bytes in
 the base table). Results go to bench/RESULTS.md under "## Data evolution" (the section is
@@ -89,11 +92,11 @@ def peak_rss_mib():
     return 0.0
 
 
-def work_update(side, warehouse, rows, fraction):
+def work_update(side, warehouse, rows, fraction, count=None):
     import numpy as np
     import pyarrow as pa
     table = open_table(side, warehouse)
-    step = max(1, int(round(1 / fraction)))
+    step = max(1, rows // count) if count else max(1, int(round(1 / fraction)))
     ids = np.arange(0, rows, step, dtype=np.int64)
     data = pa.table({"_ROW_ID": pa.array(ids), "v": pa.array((ids % 1000).astype(np.int32))})
     t0 = time.perf_counter()
@@ -102,11 +105,11 @@ def work_update(side, warehouse, rows, fraction):
     return time.perf_counter() - t0
 
 
-def work_upsert(side, warehouse, rows):
+def work_upsert(side, warehouse, rows, count=None):
     import numpy as np
     import pyarrow as pa
     table = open_table(side, warehouse)
-    n = rows // 10
+    n = count or rows // 10
     # half of the keys exist (ids 0 .. n/2-1), half are new (beyond the last id)
     keys = np.concatenate([np.arange(0, n // 2, dtype=np.int64),
                            np.arange(rows, rows + n - n // 2, dtype=np.int64)])
@@ -314,7 +317,7 @@ def case_scan(work, base, build, side, rows):
 def write_results(results, rows, col_bytes, note):
     path = BENCH / "RESULTS.md"
     text = path.read_text() if path.exists() else "# Benchmark results\n"
-    start = text.find("## Data evolution")
+    start = text.find("## Data evolution\n")
     if start >= 0:
         end = text.find("\n## ", start + 1)
         text = text[:start] + (text[end + 1:] if end >= 0 else "")
@@ -364,6 +367,8 @@ def main():
     p.add_argument("--sides", default="cpaimon,pypaimon")
     p.add_argument("--no-results", action="store_true")
     p.add_argument("--note", default="")
+    p.add_argument("--fixed", type=int, default=100_000,
+                   help="rows updated / keys upserted by update_fixed and upsert_fixed")
     p.add_argument("--worker")
     a = p.parse_args()
     if a.worker:
@@ -385,6 +390,12 @@ def main():
                             fraction=0.01)
             elif case == "upsert":
                 r = measure(case, work, base, a.build, side, None, kind="upsert", rows=a.rows)
+            elif case == "update_fixed":
+                r = measure(case, work, base, a.build, side, None, kind="update", rows=a.rows,
+                            fraction=1.0, count=a.fixed)
+            elif case == "upsert_fixed":
+                r = measure(case, work, base, a.build, side, None, kind="upsert", rows=a.rows,
+                            count=a.fixed)
             elif case == "backfill":
                 r = case_shard(work, a.build, side, min(a.rows, GROUP))
             else:
