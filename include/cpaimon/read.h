@@ -10,6 +10,13 @@
  * Data-evolution tables are read merged: files covering the same row-id range are aligned by
  * position and each column comes from the newest file that wrote it (§2.4).
  *
+ * Time travel: a builder given a snapshot reads the table as it was then, with the schema that
+ * snapshot was written with (its `schemaId`, as Java's `scan.snapshot-id` / pypaimon's
+ * `table.copy({'scan.snapshot-id': n})`): a column added later is not there, a renamed column
+ * has its old name, a widened column its old type, a dropped column is back. Projection names and
+ * filters resolve against that schema and the stream's Arrow schema is that schema's. The
+ * table's current options (row tracking, data evolution, ...) still apply, as in Java.
+ *
  * Ownership: handles are the caller's (`_free`); a builder and its plans borrow the table. Streams
  * returned through `struct ArrowArrayStream *out` are owned by the caller and keep what they need
  * alive (the table must still outlive them).
@@ -36,7 +43,10 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *table, paim
 void paimon_read_builder_free(paimon_read_builder *rb);
 
 /* Columns to read, in order (names; `_ROW_ID` / `_SEQUENCE_NUMBER` allowed on row-tracking
- * tables). Default: every column. Unknown names are EINVAL naming the column. */
+ * tables). Default: every column. Unknown names are EINVAL naming the column (and the snapshot,
+ * for a time-travel read: a column that did not exist then is unknown). Names resolve against
+ * the schema in effect when they are set: call paimon_read_builder_set_snapshot first to name
+ * columns of an older schema. */
 int paimon_read_builder_set_projection(paimon_read_builder *rb, const char *const *columns,
                                        size_t n, paimon_error *err);
 /* Adds both hidden row-tracking columns after the projected ones. */
@@ -45,8 +55,21 @@ int paimon_read_builder_with_row_tracking(paimon_read_builder *rb, paimon_error 
  * used to skip partitions and files by their statistics. */
 int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predicate *predicate,
                                    paimon_error *err);
-/* Reads the table as of snapshot `id` (time travel) instead of the latest. */
+/* Reads the table as of snapshot `id` (time travel) instead of the latest, with the schema that
+ * snapshot was written with (see above). EINVAL for id <= 0, and EINVAL naming the column and
+ * snapshot when the projection or filter already set names a column that schema lacks (the
+ * builder is then left as it was). A snapshot that cannot be loaded — ENOTFOUND when it does not
+ * exist — is not an error here: paimon_read_builder_plan reports it, and until then the schema
+ * is the table's (Java's copy() falls back the same way and its scan fails). Reads without a
+ * snapshot use the table handle's schema. */
 int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err);
+/* The schema reads through `rb` use: its id (*id) and, when `json` is not NULL, its schema-file
+ * JSON (spec/format.md §2; *json is malloc'd, the caller frees it). That is the table handle's
+ * schema, or after paimon_read_builder_set_snapshot the snapshot's. When that snapshot could not be
+ * loaded, returns the error loading it (ENOTFOUND: it does not exist) with *id the table's and
+ * *json NULL. */
+int paimon_read_builder_read_schema(paimon_read_builder *rb, int64_t *id, char **json,
+                                    paimon_error *err);
 /* Rows per output batch (default 65536). */
 void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows);
 
@@ -63,7 +86,8 @@ int64_t paimon_plan_split_row_count(const paimon_plan *plan, size_t i);
 int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
                      size_t n, struct ArrowArrayStream *out, paimon_error *err);
 
-/* The Arrow schema of what reads produce (projection applied). Caller releases *out. */
+/* The Arrow schema of what reads produce (projection applied; the snapshot's columns for a
+ * time-travel read). Caller releases *out. */
 int paimon_read_builder_schema(paimon_read_builder *rb, struct ArrowSchema *out, paimon_error *err);
 
 #ifdef __cplusplus

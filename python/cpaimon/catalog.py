@@ -61,9 +61,12 @@ class FileSystemCatalog:
                                       schema.comment, ignore_if_exists)
 
     def get_table(self, identifier):
+        ident = _identifier(identifier)
+        if "$" in ident.partition(".")[2]:  # "db.t$snapshots": a system table
+            from cpaimon.system_table import SystemTable
+            return SystemTable(self, _cpaimon.system_table_open(self._handle, ident))
         from cpaimon.table import FileStoreTable
-        return FileStoreTable(self, _cpaimon.catalog_get_table(self._handle,
-                                                               _identifier(identifier)))
+        return FileStoreTable(self, _cpaimon.catalog_get_table(self._handle, ident))
 
     def drop_table(self, identifier, ignore_if_not_exists: bool = False):
         _cpaimon.catalog_drop_table(self._handle, _identifier(identifier), ignore_if_not_exists)

@@ -1,5 +1,8 @@
 """Reads, as in pypaimon: ``table.new_read_builder()`` → ``new_scan().plan().splits()`` and
-``new_read().to_arrow(splits)`` / ``to_pandas`` / ``to_arrow_batch_reader``."""
+``new_read().to_arrow(splits)`` / ``to_pandas`` / ``to_arrow_batch_reader``.
+
+Time travel — ``with_snapshot(n)``, or a table from ``table.copy({'scan.snapshot-id': 'n'})`` —
+reads snapshot n with the schema it was written with (include/cpaimon/read.h)."""
 from typing import List, Optional
 
 import pyarrow as pa
@@ -41,8 +44,16 @@ class ReadBuilder:
         return self
 
     def with_snapshot(self, snapshot_id: int) -> "ReadBuilder":
+        """Reads snapshot `snapshot_id` with its own schema (overrides the table's
+        scan.snapshot-id)."""
         self._snapshot_id = snapshot_id
         return self
+
+    def _snapshot(self):
+        """The snapshot reads see (None: the latest), and the error planning must raise."""
+        if self._snapshot_id is not None:
+            return self._snapshot_id, None
+        return self.table._travel_snapshot, self.table._travel_error
 
     def with_batch_size(self, rows: int) -> "ReadBuilder":
         self._batch_size = rows
@@ -53,8 +64,9 @@ class ReadBuilder:
         kwargs = {}
         if self._projection is not None:
             kwargs["projection"] = self._projection
-        if self._snapshot_id is not None:
-            kwargs["snapshot_id"] = self._snapshot_id
+        snapshot, _ = self._snapshot()
+        if snapshot is not None and (self._snapshot_id is not None or snapshot > 0):
+            kwargs["snapshot_id"] = snapshot
         if self._batch_size is not None:
             kwargs["batch_size"] = self._batch_size
         _cpaimon.read_builder_configure(rb, **kwargs)
@@ -81,7 +93,15 @@ class TableScan:
         self._builder = builder
 
     def plan(self) -> Plan:
+        snapshot, error = self._builder._snapshot()
+        if error is not None:
+            raise error
         rb = self._builder._native()
+        if snapshot is not None:
+            try:
+                _cpaimon.read_builder_read_schema(rb)
+            except FileNotFoundError as e:  # pypaimon's message and type
+                raise ValueError(f"Snapshot id '{snapshot}' doesn't exist.") from e
         plan = Plan(_cpaimon.read_builder_plan(rb))
         plan._rb = rb
         return plan

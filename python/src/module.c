@@ -162,7 +162,7 @@ PyMODINIT_FUNC PyInit__cpaimon(void) {
       add_methods(m, core_methods) < 0 || add_methods(m, cp_py_parquet_write_methods) < 0 ||
       add_methods(m, cp_py_parquet_read_methods) < 0 || add_methods(m, cp_py_table_methods) < 0 ||
       add_methods(m, cp_py_predicate_methods) < 0 || add_methods(m, cp_py_delete_methods) < 0 ||
-      add_methods(m, cp_py_update_methods) < 0) {
+      add_methods(m, cp_py_update_methods) < 0 || add_methods(m, cp_py_system_table_methods) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -20,6 +20,7 @@ extern PyMethodDef cp_py_table_methods[];         /* table.c */
 extern PyMethodDef cp_py_predicate_methods[];     /* predicate.c */
 extern PyMethodDef cp_py_delete_methods[];        /* delete.c */
 extern PyMethodDef cp_py_update_methods[];        /* update.c */
+extern PyMethodDef cp_py_system_table_methods[];  /* system_table.c */
 
 /* Raises the Python exception for a failed call: ValueError for EINVAL, FileNotFoundError for
  * ENOTFOUND, FileExistsError for EEXIST, MemoryError, NotImplementedError for EUNSUPPORTED,

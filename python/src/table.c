@@ -654,6 +654,8 @@ static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwarg
   paimon_read_builder *rb = unwrap(cap, &K_RB);
   if (!rb) return NULL;
   paimon_error err;
+  /* The snapshot first: the projection names columns of the snapshot's schema (time travel). */
+  if (snapshot >= 0) CALL(paimon_read_builder_set_snapshot(rb, snapshot, &err));
   if (projection != Py_None) {
     const char **names;
     size_t n;
@@ -663,7 +665,6 @@ static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwarg
     if (rc) return cp_py_raise(rc, &err);
   }
   if (row_tracking) CALL(paimon_read_builder_with_row_tracking(rb, &err));
-  if (snapshot >= 0) CALL(paimon_read_builder_set_snapshot(rb, snapshot, &err));
   if (batch > 0) paimon_read_builder_set_batch_size(rb, batch);
   Py_RETURN_NONE;
 }
@@ -677,6 +678,23 @@ static PyObject *py_rb_schema(PyObject *self, PyObject *args) {
   struct ArrowSchema s;
   CALL(paimon_read_builder_schema(rb, &s, &err));
   return schema_capsule(&s);
+}
+
+/* read_builder_read_schema(rb) -> (schema_id, schema_json): the schema reads use (the time-travel
+ * snapshot's); raises as paimon_read_builder_read_schema fails (FileNotFoundError: no such
+ * snapshot). */
+static PyObject *py_rb_read_schema(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_read_builder *rb = unwrap(cap, &K_RB);
+  if (!rb) return NULL;
+  paimon_error err;
+  int64_t id = 0;
+  char *json = NULL;
+  CALL(paimon_read_builder_read_schema(rb, &id, &json, &err));
+  PyObject *out = Py_BuildValue("(Ls)", (long long)id, json);
+  free(json);
+  return out;
 }
 
 static PyObject *py_rb_plan(PyObject *self, PyObject *args) {
@@ -805,6 +823,7 @@ PyMethodDef cp_py_table_methods[] = {
      METH_VARARGS | METH_KEYWORDS, NULL},
     {"read_builder_schema", py_rb_schema, METH_VARARGS, NULL},
     {"read_builder_plan", py_rb_plan, METH_VARARGS, NULL},
+    {"read_builder_read_schema", py_rb_read_schema, METH_VARARGS, NULL},
     {"plan_info", py_plan_info, METH_VARARGS, NULL},
     {"plan_read", py_plan_read, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};

@@ -21,8 +21,10 @@
 #include "base/status.h"
 #include "base/time.h"
 #include "cli/cli.h"
+#include "cli/cli_system.h"
 #include "cpaimon/catalog.h"
 #include "cpaimon/read.h"
+#include "cpaimon/system_table.h"
 #include "table/file_store.h"
 #include "table/store.h"
 #include "table/table.h"
@@ -42,7 +44,9 @@ static const char cat_usage[] =
     "                   [--snapshot N] [--format table|csv|json] [--limit N]\n"
     "\n"
     "Prints the table's rows (a Spark show() table by default, all rows). --with-row-tracking\n"
-    "adds _ROW_ID and _SEQUENCE_NUMBER; --snapshot reads an older snapshot (time travel).\n";
+    "adds _ROW_ID and _SEQUENCE_NUMBER; --snapshot reads an older snapshot (time travel) with\n"
+    "the columns it was written with. DB.TABLE$snapshots (files, schemas, options, manifests,\n"
+    "partitions, buckets, table_indexes, ...) prints a system table.\n";
 
 static int fail(const paimon_error *err) {
   fprintf(stderr, "cpaimon: %s\n", err->message);
@@ -293,6 +297,8 @@ static int parse_cat_args(int argc, char **argv, cat_args *a) {
 }
 
 static int configure(paimon_read_builder *rb, const cat_args *a, paimon_error *err) {
+  /* The snapshot first: --columns names columns of the snapshot's schema (time travel). */
+  if (a->snapshot) CP_RETURN_IF_ERROR(paimon_read_builder_set_snapshot(rb, a->snapshot, err));
   if (a->columns) {
     char *copy = strdup(a->columns), *cols[256], *save = NULL;
     size_t n = 0;
@@ -303,7 +309,6 @@ static int configure(paimon_read_builder *rb, const cat_args *a, paimon_error *e
     CP_RETURN_IF_ERROR(rc);
   }
   if (a->row_tracking) CP_RETURN_IF_ERROR(paimon_read_builder_with_row_tracking(rb, err));
-  if (a->snapshot) CP_RETURN_IF_ERROR(paimon_read_builder_set_snapshot(rb, a->snapshot, err));
   return PAIMON_OK;
 }
 
@@ -319,6 +324,9 @@ int cli_cat(int argc, char **argv) {
   cat_args a = {NULL, false, 0, -1, "table"};
   int urc = parse_cat_args(argc - 3, argv + 3, &a);
   if (urc) return urc;
+  if (paimon_identifier_is_system_table(argv[2]))
+    return cli_cat_system(argv[1], argv[2], a.columns, a.row_tracking, a.snapshot, a.limit,
+                          a.format);
   paimon_error err;
   paimon_catalog *cat = NULL;
   paimon_table *t = NULL;

@@ -31,12 +31,20 @@ typedef struct cp_sql_table {
   char *database, *name, *ident; /* ident: "db.table" */
   cp_type *row;                  /* the table's columns, from its latest schema */
   bool row_tracking, data_evolution, deletion_vectors;
+  /* A system table ("t$snapshots", include/cpaimon/system_table.h): `row` holds its columns,
+   * `table` is its data table (owned by `system`) and the flags above are false. NULL for a data
+   * table. */
+  struct paimon_system_table *system;
 } cp_sql_table;
 
-/* Opens `name` ("t" in the current database, or "db.t"). Errors are prefixed with the name's
+/* Opens `name` ("t" in the current database, or "db.t") for a statement that changes it (or its
+ * definition): a system table name is refused as read-only. Errors are prefixed with the name's
  * line:column. */
 int cp_sql_table_open(cp_sql_session *s, const cp_sql_name *name, cp_sql_table *out,
                       paimon_error *err);
+/* Opens `name` for reading (FROM): a data table or a system table ("t$files", `db`.`t$files`). */
+int cp_sql_table_open_read(cp_sql_session *s, const cp_sql_name *name, cp_sql_table *out,
+                           paimon_error *err);
 void cp_sql_table_close(cp_sql_table *t);
 bool cp_sql_table_is_partition_key(const cp_sql_table *t, const char *column);
 /* The database and table of a name, with the session's database when it has one part; *db and

@@ -1,6 +1,7 @@
 /*
  * FROM clauses (docs/sql.md, "Queries"): table scans (with VERSION AS OF time travel through the
- * read builder's snapshot), subqueries and joins, each producing a relation whose columns are
+ * read builder's snapshot, whose relation has the columns of the snapshot's schema, as Java's
+ * `scan.snapshot-id`), subqueries and joins, each producing a relation whose columns are
  * qualified by the table name or alias. Scans read only the columns the statement mentions
  * anywhere (or all of them when it uses '*'), and the hidden `_ROW_ID` / `_SEQUENCE_NUMBER`
  * columns only when they are named (spec/data-evolution.md §0: '*' does not include them).
@@ -11,8 +12,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+
 #include "base/status.h"
+#include "cpaimon/read.h"
 #include "sql/exec.h"
+#include "types/type_json.h"
 
 /* ---- referenced names ----------------------------------------------------------------------- */
 
@@ -94,11 +99,39 @@ static bool named(const cp_sql_exec *x, const char *name) {
 
 /* ---- relations ------------------------------------------------------------------------------ */
 
+/* VERSION AS OF: the columns become those of the schema the snapshot was written with (read.h).
+ * A snapshot that cannot be loaded leaves the table's columns; the scan then reports why. */
+static int travel_row(cp_sql_table *t, int64_t snapshot, paimon_error *err) {
+  paimon_read_builder *rb = NULL;
+  char *text = NULL;
+  int64_t schema_id;
+  paimon_error ignored;
+  int rc = paimon_read_builder_new(&rb, t->table, err);
+  if (!rc) rc = paimon_read_builder_set_snapshot(rb, snapshot, err);
+  bool travelled = !rc && paimon_read_builder_read_schema(rb, &schema_id, &text, &ignored) == 0;
+  paimon_read_builder_free(rb);
+  if (rc || !travelled) return rc;
+  json_error_t jerr;
+  json_t *doc = json_loads(text, 0, &jerr);
+  json_t *fields = doc ? json_object_get(doc, "fields") : NULL;
+  cp_type *row = NULL;
+  rc = fields ? cp_fields_from_json(fields, &row, err)
+              : paimon_error_set(err, PAIMON_ECORRUPT, "table %s: schema %lld: no fields", t->ident,
+                                 (long long)schema_id);
+  json_decref(doc);
+  free(text);
+  if (rc) return rc;
+  cp_type_free(t->row);
+  t->row = row;
+  return PAIMON_OK;
+}
+
 static int scan_table(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error *err) {
   cp_sql_table t;
-  CP_RETURN_IF_ERROR(cp_sql_table_open(x->session, &f->table, &t, err));
-  bool *want = calloc(t.row->n_fields + 1, sizeof *want);
-  int rc = want ? PAIMON_OK : CP_ENOMEM(err, "scan");
+  CP_RETURN_IF_ERROR(cp_sql_table_open_read(x->session, &f->table, &t, err));
+  int rc = f->has_version && f->version ? travel_row(&t, f->version, err) : PAIMON_OK;
+  bool *want = rc ? NULL : calloc(t.row->n_fields + 1, sizeof *want);
+  if (!rc && !want) rc = CP_ENOMEM(err, "scan");
   for (size_t i = 0; !rc && i < t.row->n_fields; i++)
     want[i] = x->all_columns || named(x, t.row->fields[i].name);
   cp_sql_scan_req req = {f->has_version ? f->version : 0,

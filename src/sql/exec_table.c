@@ -1,6 +1,7 @@
 /*
- * The executor's access to tables through the public API (include/cpaimon/catalog.h, read.h):
- * opening a table with its column types (read from the schema file's JSON, spec/format.md §2.1),
+ * The executor's access to tables through the public API (include/cpaimon/catalog.h, read.h,
+ * system_table.h): opening a table with its column types (read from the schema file's JSON,
+ * spec/format.md §2.1; a system table such as "t$files" for reading only),
  * scanning it into a relation with the hidden row-tracking columns when asked
  * (spec/data-evolution.md §1.4), and evaluating expressions over relations (expr/expr.h).
  */
@@ -16,6 +17,7 @@
 #include "base/status.h"
 #include "cpaimon/read.h"
 #include "cpaimon/predicate.h"
+#include "cpaimon/system_table.h"
 #include "expr/predicate.h"
 #include "sql/bind_internal.h"
 #include "sql/exec.h"
@@ -59,32 +61,69 @@ static int load_row(paimon_table *t, cp_type **row, paimon_error *err) {
   return rc;
 }
 
-int cp_sql_table_open(cp_sql_session *s, const cp_sql_name *name, cp_sql_table *out,
+/* A system table's columns, from its DataField JSON. */
+static int load_system_row(paimon_system_table *st, cp_type **row, paimon_error *err) {
+  char *text = NULL;
+  CP_RETURN_IF_ERROR(paimon_system_table_fields_json(st, &text, err));
+  json_t *fields = json_loads(text, 0, NULL);
+  free(text);
+  int rc = fields ? cp_fields_from_json(fields, row, err) : CP_ENOMEM(err, "system table");
+  json_decref(fields);
+  return rc;
+}
+
+/* Opens a data table, or a system table when `read` allows one ("t$files"; writes and DDL get a
+ * read-only error naming it). */
+static int table_open(cp_sql_session *s, const cp_sql_name *name, bool read, cp_sql_table *out,
                       paimon_error *err) {
   memset(out, 0, sizeof *out);
   CP_RETURN_IF_ERROR(cp_sql_split_name(s, name, &out->database, &out->name, err));
   size_t len = strlen(out->database) + strlen(out->name) + 2;
   out->ident = malloc(len);
   int rc = out->ident ? PAIMON_OK : CP_ENOMEM(err, "table name");
-  if (!rc) {
-    snprintf(out->ident, len, "%s.%s", out->database, out->name);
+  if (!rc) snprintf(out->ident, len, "%s.%s", out->database, out->name);
+  bool system = !rc && paimon_identifier_is_system_table(out->ident);
+  if (system && !read)
+    rc = paimon_error_set(err, PAIMON_EINVAL,
+                          "%s is a system table: system tables are read-only (only SELECT "
+                          "reads them)",
+                          out->ident);
+  if (!rc && system) {
+    rc = paimon_catalog_get_system_table(s->catalog, out->ident, &out->system, err);
+    if (!rc) rc = load_system_row(out->system, &out->row, err);
+    if (!rc) out->table = paimon_system_table_data_table(out->system);
+  } else if (!rc) {
     rc = paimon_catalog_get_table(s->catalog, out->ident, &out->table, err);
+    if (!rc) rc = load_row(out->table, &out->row, err);
   }
-  if (!rc) rc = load_row(out->table, &out->row, err);
   if (rc) {
     if (rc != PAIMON_ENOMEM) paimon_error_prefix(err, "line %d:%d", name->pos.line, name->pos.col);
     cp_sql_table_close(out);
     return rc;
   }
+  if (out->system) return PAIMON_OK;
   out->row_tracking = option_true(out->table, "row-tracking.enabled");
   out->data_evolution = option_true(out->table, "data-evolution.enabled");
   out->deletion_vectors = option_true(out->table, "deletion-vectors.enabled");
   return PAIMON_OK;
 }
 
+int cp_sql_table_open(cp_sql_session *s, const cp_sql_name *name, cp_sql_table *out,
+                      paimon_error *err) {
+  return table_open(s, name, false, out, err);
+}
+
+int cp_sql_table_open_read(cp_sql_session *s, const cp_sql_name *name, cp_sql_table *out,
+                           paimon_error *err) {
+  return table_open(s, name, true, out, err);
+}
+
 void cp_sql_table_close(cp_sql_table *t) {
   if (!t) return;
-  paimon_table_free(t->table);
+  if (t->system)
+    paimon_system_table_free(t->system); /* and its data table */
+  else
+    paimon_table_free(t->table);
   free(t->database);
   free(t->name);
   free(t->ident);
@@ -93,6 +132,7 @@ void cp_sql_table_close(cp_sql_table *t) {
 }
 
 bool cp_sql_table_is_partition_key(const cp_sql_table *t, const char *column) {
+  if (t->system) return false;
   size_t n = paimon_table_partition_key_count(t->table);
   for (size_t i = 0; i < n; i++)
     if (strcasecmp(paimon_table_partition_key(t->table, i), column) == 0) return true;
@@ -248,9 +288,39 @@ static int push_filter(paimon_read_builder *rb, const cp_sql_expr *where, const 
   return rc;
 }
 
+/* A system table's rows: the projection through its read; WHERE is applied by the caller. */
+static int scan_system(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out,
+                       int64_t *snapshot_read, paimon_error *err) {
+  if (req->snapshot)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "VERSION AS OF on system table %s is not supported: system tables "
+                            "show the latest state",
+                            t->ident);
+  if (snapshot_read) *snapshot_read = 0;
+  const char **names = NULL;
+  cp_rel_col *cols = NULL;
+  size_t n = 0;
+  struct ArrowArrayStream stream;
+  memset(&stream, 0, sizeof stream);
+  int rc = scan_columns(t, req, &names, &cols, &n, err);
+  if (!rc) rc = paimon_system_table_read(t->system, names, n, NULL, &stream, err);
+  if (!rc) rc = drain(&stream, &out->schema, &out->batch, err);
+  cp_stream_release(&stream);
+  free(names);
+  if (rc) {
+    cp_rel_cols_free(cols, n);
+    cp_rel_free(out);
+    return rc;
+  }
+  out->cols = cols;
+  out->n_cols = n;
+  return PAIMON_OK;
+}
+
 int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_t *snapshot_read,
                 paimon_error *err) {
   memset(out, 0, sizeof *out);
+  if (t->system) return scan_system(t, req, out, snapshot_read, err);
   const char **names = NULL;
   cp_rel_col *cols = NULL;
   size_t n = 0;
@@ -260,8 +330,9 @@ int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_
   memset(&stream, 0, sizeof stream);
   int rc = scan_columns(t, req, &names, &cols, &n, err);
   if (!rc) rc = paimon_read_builder_new(&rb, t->table, err);
-  if (!rc) rc = paimon_read_builder_set_projection(rb, names, n, err);
+  /* The snapshot first: with VERSION AS OF the names are the snapshot's (time travel). */
   if (!rc && req->snapshot) rc = paimon_read_builder_set_snapshot(rb, req->snapshot, err);
+  if (!rc) rc = paimon_read_builder_set_projection(rb, names, n, err);
   if (!rc && req->where) rc = push_filter(rb, req->where, cols, n, err);
   if (!rc) rc = paimon_read_builder_plan(rb, &plan, err);
   if (!rc && snapshot_read) *snapshot_read = paimon_plan_snapshot_id(plan);

@@ -304,7 +304,9 @@ static int lex_one(lexer *lx, paimon_error *err) {
   if (c == '_' || isalpha(c)) {
     size_t start = lx->pos;
     int line = lx->line, col = (int)(lx->pos - lx->line_start + 1);
-    while (ident_char(peek(lx, 0))) advance(lx, 1);
+    /* '$' inside a word names a system table (t$snapshots), as Flink's lexer allows; Spark needs
+     * back quotes there, which work too. */
+    while (ident_char(peek(lx, 0)) || peek(lx, 0) == '$') advance(lx, 1);
     return push(lx, CP_TOK_IDENT, start, line, col, lx->src + start, lx->pos - start, err);
   }
   if (isdigit(c) || (c == '.' && peek(lx, 1) >= 0 && isdigit(peek(lx, 1))))

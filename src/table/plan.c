@@ -116,14 +116,20 @@ static int plan_de_bucket(paimon_plan *p, size_t *cap, cp_manifest_entry *files,
 
 /* ------------------------------------ pruning ------------------------------------ */
 
+int cp_schema_filter_row(paimon_table *t, const cp_table_schema *schema, cp_type **out,
+                         paimon_error *err) {
+  if (!t->options.row_tracking) return cp_type_copy(out, schema->row, err);
+  return cp_row_with_row_tracking(schema->row, false, false, out, err);
+}
+
 int cp_table_filter_row(paimon_table *t, cp_type **out, paimon_error *err) {
-  if (!t->options.row_tracking) return cp_type_copy(out, t->schema->row, err);
-  return cp_row_with_row_tracking(t->schema->row, false, false, out, err);
+  return cp_schema_filter_row(t, t->schema, out, err);
 }
 
 /* State of the partition and statistics filters during one planning. */
 typedef struct prune_ctx {
   paimon_table *t;
+  const cp_table_schema *schema; /* the one the filter is bound to */
   const cp_expr *filter;
   size_t n_cols;    /* columns of the filter row */
   size_t *part_col; /* partition key i -> filter row column */
@@ -151,9 +157,10 @@ static void prune_free(prune_ctx *c) {
   free(c->nulls);
 }
 
-static int prune_init(prune_ctx *c, paimon_table *t, const cp_expr *filter, paimon_error *err) {
-  const cp_table_schema *s = t->schema;
+static int prune_init(prune_ctx *c, paimon_table *t, const cp_table_schema *s,
+                      const cp_expr *filter, paimon_error *err) {
   c->t = t;
+  c->schema = s;
   c->filter = filter;
   c->err = err;
   c->n_cols = s->row->n_fields + (t->options.row_tracking ? 2 : 0);
@@ -247,7 +254,7 @@ static bool load_file_stats(prune_ctx *c, const cp_data_file_meta *f) {
        cp_binary_row_read(s->min_values.data, s->min_values.len, types, n, mins, NULL) == 0 &&
        cp_binary_row_read(s->max_values.data, s->max_values.len, types, n, maxs, NULL) == 0;
   for (size_t i = 0; ok && i < n; i++) {
-    const cp_type *cur = c->t->schema->row;
+    const cp_type *cur = c->schema->row;
     for (size_t col = 0; col < cur->n_fields; col++) {
       if (cur->fields[col].id != cov[i]->id ||
           !cp_type_equals(cur->fields[col].type, cov[i]->type, CP_TYPE_EQ_IGNORE_NULLABILITY))
@@ -259,7 +266,7 @@ static bool load_file_stats(prune_ctx *c, const cp_data_file_meta *f) {
     }
   }
   /* Row ids and sequence numbers are exact from the metadata unless the file stores them. */
-  size_t nf = c->t->schema->row->n_fields;
+  size_t nf = c->schema->row->n_fields;
   if (c->t->options.row_tracking && f->has_first_row_id &&
       !cp_data_file_writes_col(f, CP_ROW_ID_FIELD_NAME)) {
     c->has_stats[nf] = true;
@@ -309,6 +316,11 @@ static bool prune_entry(void *ctx, const cp_manifest_entry *e) {
 
 int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_expr *filter,
                      paimon_plan **out, paimon_error *err) {
+  return cp_plan_snapshot_schema(t, t->schema, snap, filter, out, err);
+}
+
+int cp_plan_snapshot_schema(paimon_table *t, const cp_table_schema *schema, const cp_snapshot *snap,
+                            const struct cp_expr *filter, paimon_plan **out, paimon_error *err) {
   paimon_plan *p = calloc(1, sizeof *p);
   if (!p) return CP_ENOMEM(err, "plan");
   cp_entry_vec files = {0};
@@ -319,7 +331,7 @@ int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_e
   cp_partition_filter pf = {prune_manifest, prune_entry, &pc};
   if (snap) {
     p->snapshot_id = snap->id;
-    if (filter) rc = prune_init(&pc, t, filter, err);
+    if (filter) rc = prune_init(&pc, t, schema, filter, err);
     if (!rc)
       rc = cp_snapshot_entries(t->fs, t->path, snap, filter ? &pf : NULL, false, &p->arena, &files,
                                err);

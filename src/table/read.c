@@ -12,6 +12,13 @@
  * in lockstep batch by batch (they cover the same row-id range, so positions align), and the
  * newest file supplies the hidden columns.
  *
+ * Time travel (paimon_read_builder_set_snapshot) reads with the schema the snapshot was written
+ * with (its schemaId), as Java's AbstractFileStoreTable.tryTimeTravel does for `scan.snapshot-id`:
+ * that schema's columns, names and types are what projections resolve against, filters bind to
+ * and the stream produces, while files written with older schemas still evolve by field id. The
+ * table's current options stay in force (Java copies the historical schema with the table's
+ * options). Without a snapshot, or with cp_read_builder_pin_snapshot, the table's schema is used.
+ *
  * Deletion vectors (deletion-vectors.enabled; spec/format.md §7.3, data-evolution.md §2.6): a
  * split carries at most one DV — its file's, or its group's anchor's — whose positions count the
  * split's physical rows before any delete; deleted rows are dropped from each aligned batch before
@@ -50,6 +57,13 @@ struct paimon_read_builder {
   bool row_tracking;
   bool has_snapshot;
   int64_t snapshot_id;
+  /* The schema reads use: -1 for the table's, else the time-travel snapshot's schema id. */
+  int64_t schema_id;
+  /* Why the time-travel snapshot could not be loaded (0: it was, or none was asked for). Reads
+   * then keep the table's schema and planning reports the failure, as Java's copy() falls back
+   * to the current schema and its scan fails. */
+  int travel_rc;
+  paimon_error travel_err;
   int64_t batch_size;
   cp_expr *filter;              /* unbound copy of the caller's predicate, or NULL */
   bool ignore_deletion_vectors; /* updaters' copy reads (cp_read_builder_ignore_deletion_vectors) */
@@ -63,6 +77,7 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t, paimon_e
   paimon_read_builder *rb = calloc(1, sizeof *rb);
   if (!rb) return CP_ENOMEM(err, "read builder");
   rb->t = t;
+  rb->schema_id = -1;
   rb->batch_size = CP_PQ_DEFAULT_BATCH_SIZE;
   *out = rb;
   return PAIMON_OK;
@@ -82,17 +97,43 @@ void paimon_read_builder_free(paimon_read_builder *rb) {
   free(rb);
 }
 
-/* The filter bound to the filter row (table columns + hidden), or NULL when there is none. */
-static int bind_filter(paimon_read_builder *rb, cp_expr **out, paimon_error *err) {
+/* The schema reads through `rb` use (borrowed from the table): the time-travel snapshot's, else
+ * the table's. */
+static int read_schema(paimon_read_builder *rb, const cp_table_schema **out, paimon_error *err) {
+  if (rb->schema_id < 0) {
+    *out = rb->t->schema;
+    return PAIMON_OK;
+  }
+  return cp_table_schema_by_id(rb->t, rb->schema_id, out, err);
+}
+
+/* The filter bound to the filter row of `schema` (its columns + hidden), or NULL when there is
+ * none. */
+static int bind_filter(paimon_read_builder *rb, const cp_table_schema *schema, cp_expr **out,
+                       paimon_error *err) {
   *out = NULL;
   if (!rb->filter) return PAIMON_OK;
   cp_type *row;
-  CP_RETURN_IF_ERROR(cp_table_filter_row(rb->t, &row, err));
+  CP_RETURN_IF_ERROR(cp_schema_filter_row(rb->t, schema, &row, err));
   int rc = cp_expr_bind(rb->filter, row, false, out, err);
   cp_type_free(row);
   /* An unknown column in a filter is a mistake in the caller's input, not a missing object. */
   if (rc == PAIMON_ENOTFOUND && err) rc = err->code = PAIMON_EINVAL;
-  if (rc) paimon_error_prefix(err, "filter on table %s", rb->t->full_name);
+  if (rc && rb->schema_id >= 0)
+    paimon_error_prefix(err, "filter on table %s at snapshot %" PRId64, rb->t->full_name,
+                        rb->snapshot_id);
+  else if (rc)
+    paimon_error_prefix(err, "filter on table %s", rb->t->full_name);
+  return rc;
+}
+
+/* Binds the filter now, so that errors name the caller's mistake where it is made. */
+static int check_filter(paimon_read_builder *rb, paimon_error *err) {
+  const cp_table_schema *schema;
+  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
+  cp_expr *bound = NULL;
+  int rc = bind_filter(rb, schema, &bound, err);
+  cp_expr_free(bound);
   return rc;
 }
 
@@ -102,9 +143,7 @@ int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predica
   if (p) CP_RETURN_IF_ERROR(cp_expr_copy(&copy, p->expr, err));
   cp_expr_free(rb->filter);
   rb->filter = copy;
-  cp_expr *bound = NULL; /* bind now so that errors name the caller's mistake here */
-  int rc = bind_filter(rb, &bound, err);
-  cp_expr_free(bound);
+  int rc = check_filter(rb, err);
   if (rc) {
     cp_expr_free(rb->filter);
     rb->filter = NULL;
@@ -112,35 +151,45 @@ int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predica
   return rc;
 }
 
-static int resolve_one(paimon_read_builder *rb, const char *name, struct out_col *c,
-                       paimon_error *err);
+static int resolve_one(paimon_read_builder *rb, const cp_table_schema *schema, const char *name,
+                       struct out_col *c, paimon_error *err);
+
+/* Resolves every projected name, so that unknown names fail where the caller made the mistake. */
+static int check_projection(paimon_read_builder *rb, paimon_error *err) {
+  if (!rb->has_projection) return PAIMON_OK;
+  const cp_table_schema *schema;
+  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
+  for (size_t i = 0; i < rb->n_projection; i++) {
+    out_col c;
+    memset(&c, 0, sizeof c);
+    int rc = resolve_one(rb, schema, rb->projection[i], &c, err);
+    if (c.kind == COL_FIELD) cp_field_clear(&c.field);
+    if (rc) return rc;
+  }
+  return PAIMON_OK;
+}
 
 int paimon_read_builder_set_projection(paimon_read_builder *rb, const char *const *cols, size_t n,
                                        paimon_error *err) {
   free_projection(rb);
+  rb->has_projection = false;
   rb->projection = calloc(n ? n : 1, sizeof *rb->projection);
   if (!rb->projection) return CP_ENOMEM(err, "projection");
   for (size_t i = 0; i < n; i++) {
     if (!(rb->projection[i] = strdup(cols[i]))) {
       rb->n_projection = i;
+      free_projection(rb);
       return CP_ENOMEM(err, "projection");
     }
   }
   rb->n_projection = n;
   rb->has_projection = true;
-  /* Unknown names fail here, where the caller made the mistake. */
-  for (size_t i = 0; i < n; i++) {
-    out_col c;
-    memset(&c, 0, sizeof c);
-    int rc = resolve_one(rb, cols[i], &c, err);
-    if (c.kind == COL_FIELD) cp_field_clear(&c.field);
-    if (rc) {
-      free_projection(rb);
-      rb->has_projection = false;
-      return rc;
-    }
+  int rc = check_projection(rb, err);
+  if (rc) {
+    free_projection(rb);
+    rb->has_projection = false;
   }
-  return PAIMON_OK;
+  return rc;
 }
 
 int paimon_read_builder_with_row_tracking(paimon_read_builder *rb, paimon_error *err) {
@@ -152,10 +201,66 @@ int paimon_read_builder_with_row_tracking(paimon_read_builder *rb, paimon_error 
   return PAIMON_OK;
 }
 
-int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
+/* Points the builder at snapshot `id`, with that snapshot's schema when `travel`, else the
+ * table's; the projection and filter already set must resolve in the new schema, or nothing
+ * changes. */
+static int switch_snapshot(paimon_read_builder *rb, int64_t id, bool travel, paimon_error *err) {
   if (id <= 0) return paimon_error_set(err, PAIMON_EINVAL, "snapshot id %" PRId64, id);
+  bool had = rb->has_snapshot;
+  int64_t old_id = rb->snapshot_id, old_schema = rb->schema_id;
+  int old_rc = rb->travel_rc;
+  paimon_error old_err = rb->travel_err;
   rb->has_snapshot = true;
   rb->snapshot_id = id;
+  rb->schema_id = -1;
+  rb->travel_rc = PAIMON_OK;
+  paimon_error_clear(&rb->travel_err);
+  if (travel) {
+    cp_snapshot *snap = NULL;
+    rb->travel_rc = cp_snapshot_load(rb->t->fs, rb->t->path, id, &snap, &rb->travel_err);
+    if (!rb->travel_rc) rb->schema_id = snap->schema_id;
+    cp_snapshot_free(snap);
+  }
+  int rc = check_projection(rb, err);
+  if (!rc) rc = check_filter(rb, err);
+  if (rc) {
+    rb->has_snapshot = had;
+    rb->snapshot_id = old_id;
+    rb->schema_id = old_schema;
+    rb->travel_rc = old_rc;
+    rb->travel_err = old_err;
+  }
+  return rc;
+}
+
+int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
+  return switch_snapshot(rb, id, true, err);
+}
+
+int cp_read_builder_pin_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
+  return switch_snapshot(rb, id, false, err);
+}
+
+int paimon_read_builder_read_schema(paimon_read_builder *rb, int64_t *id, char **json,
+                                    paimon_error *err) {
+  if (json) *json = NULL;
+  *id = rb->t->schema->id;
+  if (rb->travel_rc) {
+    if (err) *err = rb->travel_err;
+    return rb->travel_rc;
+  }
+  const cp_table_schema *schema;
+  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
+  *id = schema->id;
+  if (!json) return PAIMON_OK;
+  cp_buf b = CP_BUF_INIT;
+  int rc = cp_table_schema_write(schema, &b, err);
+  if (!rc) rc = cp_buf_nul_terminate(&b, err);
+  if (rc) {
+    cp_buf_free(&b);
+    return rc;
+  }
+  *json = (char *)cp_buf_detach(&b);
   return PAIMON_OK;
 }
 
@@ -171,8 +276,8 @@ static void free_cols(out_col *cols, size_t n) {
   free(cols);
 }
 
-static int resolve_one(paimon_read_builder *rb, const char *name, out_col *c, paimon_error *err) {
-  const cp_type *row = rb->t->schema->row;
+static int resolve_one(paimon_read_builder *rb, const cp_table_schema *schema, const char *name,
+                       out_col *c, paimon_error *err) {
   bool rt = rb->t->options.row_tracking;
   if (rt && strcmp(name, CP_ROW_ID_FIELD_NAME) == 0) {
     c->kind = COL_ROW_ID;
@@ -182,7 +287,11 @@ static int resolve_one(paimon_read_builder *rb, const char *name, out_col *c, pa
     c->kind = COL_SEQ;
     return PAIMON_OK;
   }
-  const cp_field *f = cp_row_find_field(row, name);
+  const cp_field *f = cp_row_find_field(schema->row, name);
+  if (!f && rb->schema_id >= 0)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Column %s is not in table %s at snapshot %" PRId64 ".", name,
+                            rb->t->full_name, rb->snapshot_id);
   if (!f)
     return paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in table %s.", name,
                             rb->t->full_name);
@@ -190,8 +299,9 @@ static int resolve_one(paimon_read_builder *rb, const char *name, out_col *c, pa
   return cp_field_copy(&c->field, f, err);
 }
 
-static int resolve_cols(paimon_read_builder *rb, out_col **out, size_t *n, paimon_error *err) {
-  const cp_type *row = rb->t->schema->row;
+static int resolve_cols(paimon_read_builder *rb, const cp_table_schema *schema, out_col **out,
+                        size_t *n, paimon_error *err) {
+  const cp_type *row = schema->row;
   size_t base = rb->has_projection ? rb->n_projection : row->n_fields;
   size_t total = base + (rb->row_tracking ? 2 : 0);
   out_col *cols = calloc(total ? total : 1, sizeof *cols);
@@ -199,8 +309,8 @@ static int resolve_cols(paimon_read_builder *rb, out_col **out, size_t *n, paimo
   int rc = PAIMON_OK;
   size_t k = 0;
   for (; k < base && !rc; k++)
-    rc = resolve_one(rb, rb->has_projection ? rb->projection[k] : row->fields[k].name, &cols[k],
-                     err);
+    rc = resolve_one(rb, schema, rb->has_projection ? rb->projection[k] : row->fields[k].name,
+                     &cols[k], err);
   if (!rc && rb->row_tracking) {
     cols[k++].kind = COL_ROW_ID;
     cols[k++].kind = COL_SEQ;
@@ -235,9 +345,11 @@ static int cols_schema(const out_col *cols, size_t n, struct ArrowSchema *out, p
 
 int paimon_read_builder_schema(paimon_read_builder *rb, struct ArrowSchema *out,
                                paimon_error *err) {
+  const cp_table_schema *schema;
+  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
   out_col *cols;
   size_t n;
-  CP_RETURN_IF_ERROR(resolve_cols(rb, &cols, &n, err));
+  CP_RETURN_IF_ERROR(resolve_cols(rb, schema, &cols, &n, err));
   int rc = cols_schema(cols, n, out, err);
   free_cols(cols, n);
   return rc;
@@ -247,7 +359,11 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_
   paimon_table *t = rb->t;
   cp_snapshot *snap = NULL;
   int rc = PAIMON_OK;
-  if (rb->has_snapshot) {
+  if (rb->has_snapshot && rb->travel_rc) {
+    /* Never read the snapshot's files with a schema other than its own. */
+    if (err) *err = rb->travel_err;
+    rc = rb->travel_rc;
+  } else if (rb->has_snapshot) {
     rc = cp_snapshot_load(t->fs, t->path, rb->snapshot_id, &snap, err);
   } else {
     int64_t id;
@@ -255,9 +371,11 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_
     rc = cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err);
     if (!rc && exists) rc = cp_snapshot_load(t->fs, t->path, id, &snap, err);
   }
+  const cp_table_schema *schema = NULL;
   cp_expr *filter = NULL;
-  if (!rc) rc = bind_filter(rb, &filter, err);
-  if (!rc) rc = cp_plan_snapshot(t, snap, filter, out, err);
+  if (!rc) rc = read_schema(rb, &schema, err);
+  if (!rc) rc = bind_filter(rb, schema, &filter, err);
+  if (!rc) rc = cp_plan_snapshot_schema(t, schema, snap, filter, out, err);
   cp_expr_free(filter);
   cp_snapshot_free(snap);
   if (rc) paimon_error_prefix(err, "table %s", t->full_name);
@@ -747,8 +865,7 @@ static int producer_next(void *state, struct ArrowArray *out, paimon_error *err)
 /* Adds the columns the filter reads that the output lacks, and renumbers the filter's column
  * references (bound to the filter row: table columns, then _ROW_ID, _SEQUENCE_NUMBER) to
  * positions in s->cols. */
-static int add_filter_cols(read_state *s, paimon_error *err) {
-  const cp_type *row = s->t->schema->row;
+static int add_filter_cols(read_state *s, const cp_type *row, paimon_error *err) {
   size_t nf = row->n_fields, n_map = nf + 2;
   int32_t *used = NULL, *map = malloc(n_map * sizeof *map);
   size_t n_used = 0;
@@ -786,10 +903,12 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
   if (!s) return CP_ENOMEM(err, "read");
   s->t = rb->t;
   s->batch_size = rb->batch_size;
-  int rc = resolve_cols(rb, &s->cols, &s->n_cols, err);
+  const cp_table_schema *table_schema = NULL;
+  int rc = read_schema(rb, &table_schema, err);
+  if (!rc) rc = resolve_cols(rb, table_schema, &s->cols, &s->n_cols, err);
   s->n_out = s->n_cols;
-  if (!rc) rc = bind_filter(rb, &s->filter, err);
-  if (!rc && s->filter) rc = add_filter_cols(s, err);
+  if (!rc) rc = bind_filter(rb, table_schema, &s->filter, err);
+  if (!rc && s->filter) rc = add_filter_cols(s, table_schema->row, err);
   if (!rc) rc = cols_schema(s->cols, s->n_cols, &s->schema, err);
   size_t count = indices ? n : plan->n_splits;
   if (!rc && !(s->splits = calloc(count ? count : 1, sizeof *s->splits)))

@@ -41,6 +41,10 @@ struct cp_expr;
 /* The row type filters are bound to: the table's columns, then `_ROW_ID` and `_SEQUENCE_NUMBER`
  * (BIGINT NOT NULL) on row-tracking tables. *out is owned by the caller. */
 int cp_table_filter_row(paimon_table *t, cp_type **out, paimon_error *err);
+/* The same for reads with `schema` (a time-travel read's older schema; the table's options still
+ * decide the hidden columns). */
+int cp_schema_filter_row(paimon_table *t, const cp_table_schema *schema, cp_type **out,
+                         paimon_error *err);
 
 /* Plans the live files of `snap` (NULL: empty plan). Data-evolution tables group files by row-id
  * range (data-evolution.md §2.3). `filter` (bound to cp_table_filter_row, may be NULL) skips
@@ -48,6 +52,16 @@ int cp_table_filter_row(paimon_table *t, cp_type **out, paimon_error *err);
  * evolution, where each file holds whole rows — files whose value statistics cannot match. */
 int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_expr *filter,
                      paimon_plan **out, paimon_error *err);
+/* As cp_plan_snapshot with `filter` bound to cp_schema_filter_row(t, schema) (time travel). */
+int cp_plan_snapshot_schema(paimon_table *t, const cp_table_schema *schema, const cp_snapshot *snap,
+                            const struct cp_expr *filter, paimon_plan **out, paimon_error *err);
+
+/* Reads through `rb` see snapshot `id`'s files with the table's current schema, unlike the
+ * public paimon_read_builder_set_snapshot, which time-travels to the snapshot's own schema. For
+ * the updaters, which read the rows of their base snapshot in the schema they are about to write
+ * (Java's InnerTableScan.withSnapshot on the current table). The projection and filter already
+ * set must resolve in that schema. EINVAL for id <= 0. */
+int cp_read_builder_pin_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err);
 
 /* Makes reads through `rb` ignore deletion vectors: the data-evolution updaters copy the current
  * values of every row of a group, deleted ones included, which stay deleted because the group's

@@ -3,7 +3,8 @@
  * cpaimon's interop tests (tests/python/test_java_interop.py). Sub-commands:
  *
  *   read WAREHOUSE DB.TABLE [--with-row-tracking] [--snapshot N] [--columns a,b]
- *       one JSON object per row, columns in schema order (+ _ROW_ID, _SEQUENCE_NUMBER)
+ *       one JSON object per row, columns in schema order (+ _ROW_ID, _SEQUENCE_NUMBER); a
+ *       system table "DB.TABLE$snapshots" (files, schemas, ...) reads its rows the same way
  *   write WAREHOUSE DB.TABLE --json FILE [--schema JSON|@FILE] [--option k=v]...
  *       appends the rows of a JSON-lines file in one commit, creating the database / table from
  *       --schema (Paimon's schema-file form) and --option when the table does not exist

@@ -1,8 +1,9 @@
 /*
  * The table sub-commands of paimon-tool (read, write, files, schema, snapshot) over Java Paimon's
  * public table API: FileSystemCatalog, ReadBuilder with a read type that may include the row
- * tracking system fields, BatchWriteBuilder, and the file store scan for file metadata. See
- * PaimonTool for the command line and Values for the JSON value form.
+ * tracking system fields (or a system table's row type, for "db.t$files" and the like),
+ * BatchWriteBuilder, and the file store scan for file metadata. See PaimonTool for the command
+ * line and Values for the JSON value form.
  */
 package org.cpaimon.javatool;
 
@@ -73,6 +74,10 @@ final class TableCommands {
     }
 
     void read(PaimonTool.Args args, StringBuilder out) throws Exception {
+        if (Identifier.fromString(ident).isSystemTable()) {
+            readSystemTable(args, out);
+            return;
+        }
         try (Catalog catalog = catalog()) {
             FileStoreTable table = atSnapshot(table(catalog), args.get("snapshot"));
             RowType type = table.rowType();
@@ -88,6 +93,35 @@ final class TableCommands {
                 type = SpecialFields.rowTypeWithRowTracking(type);
             }
             ReadBuilder rb = table.newReadBuilder().withReadType(type);
+            RowType rowType = type;
+            try (RecordReader<InternalRow> reader =
+                    rb.newRead().createReader(rb.newScan().plan())) {
+                reader.forEachRemaining(
+                        row -> {
+                            Values.renderRow(out, row, rowType);
+                            out.append('\n');
+                        });
+            }
+        }
+    }
+
+    /**
+     * A system table ("db.t$snapshots", "db.t$files", ...) read through the same ReadBuilder API
+     * as a data table, with --columns projecting its row type (no snapshot or row tracking).
+     */
+    private void readSystemTable(PaimonTool.Args args, StringBuilder out) throws Exception {
+        if (args.get("snapshot") != null || args.flag("with-row-tracking")) {
+            throw new IllegalArgumentException(
+                    "--snapshot and --with-row-tracking do not apply to system table " + ident);
+        }
+        try (Catalog catalog = catalog()) {
+            Table t = catalog.getTable(Identifier.fromString(ident));
+            RowType type = t.rowType();
+            String columns = args.get("columns");
+            if (columns != null) {
+                type = type.project(Arrays.asList(columns.split(",")));
+            }
+            ReadBuilder rb = t.newReadBuilder().withReadType(type);
             RowType rowType = type;
             try (RecordReader<InternalRow> reader =
                     rb.newRead().createReader(rb.newScan().plan())) {
