@@ -351,9 +351,11 @@ def _same_table(source, table) -> bool:
 
 
 def merge_into(target_table, source: Any, *, on, when_matched: Sequence[WhenMatched] = (),
-               when_not_matched: Sequence[WhenNotMatched] = ()) -> List[CommitMessage]:
+               when_not_matched: Sequence[WhenNotMatched] = (), commit_user: Any = None,
+               commit_identifier: Any = None) -> List[CommitMessage]:
     """pypaimon's module-level ``merge_into``: the commit messages of MERGE INTO
-    ``target_table``."""
+    ``target_table``. ``commit_user`` and ``commit_identifier`` are accepted for pypaimon's
+    signature; the committer that commits the messages supplies both in cpaimon."""
     return TableUpdate(target_table).merge_into(source, on=on, when_matched=when_matched,
                                                  when_not_matched=when_not_matched)
 

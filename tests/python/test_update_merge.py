@@ -219,3 +219,21 @@ def test_condition_errors(env):
                                                         WhenMatched.update("*")])
     assert str(e.value).startswith("Only the last when_matched clause may omit its condition.")
     assert env.cp_table(ident).latest_snapshot_id() == 1
+
+
+def test_module_level_merge_into_under_pypaimons_module_path(env):
+    """pypaimon code that imports ``pypaimon.table.data_evolution_merge_into`` and calls its
+    module-level ``merge_into`` (with the commit_user / commit_identifier pypaimon requires) runs
+    with only the package name changed."""
+    from cpaimon.table import data_evolution_merge_into as m
+
+    ident = env.create()
+    env.write(ident, rows([1, 2], ["Alice", "Bob"], [25, 30], ["NYC", "LA"]))
+    table = env.cp_table(ident)
+    msgs = m.merge_into(table, rows([2, 3], ["Bobby", "Cindy"], [31, 22], ["LA2", "SF"]),
+                        on=["id"], when_matched=[m.WhenMatched.update({"age": m.lit(40)})],
+                        when_not_matched=[m.WhenNotMatched(insert="*")],
+                        commit_user="u", commit_identifier=7)
+    table.new_batch_write_builder().new_commit().commit(msgs)
+    assert by_id(env, ident) == {"id": [1, 2, 3], "name": ["Alice", "Bob", "Cindy"],
+                                 "age": [25, 40, 22], "city": ["NYC", "LA", "SF"]}
