@@ -34,10 +34,10 @@
 /* INSERT OVERWRITE (paimon_commit_set_overwrite): which live files the next commit replaces. */
 typedef struct overwrite_spec {
   bool on;
-  bool dynamic;      /* replace the partitions the new files write to */
-  size_t n;          /* static partition keys given; 0 = dynamic or whole table */
-  size_t *key;       /* their positions among the partition keys */
-  cp_datum *values;  /* their values (bytes in `arena`) */
+  bool dynamic;     /* replace the partitions the new files write to */
+  size_t n;         /* static partition keys given; 0 = dynamic or whole table */
+  size_t *key;      /* their positions among the partition keys */
+  cp_datum *values; /* their values (bytes in `arena`) */
   cp_arena arena;
 } overwrite_spec;
 
@@ -89,8 +89,8 @@ int paimon_commit_set_overwrite(paimon_commit *c, paimon_overwrite_mode mode,
     while (k < s->n_partition_keys && strcmp(s->partition_keys[k], keys[i]) != 0) k++;
     if (k == s->n_partition_keys) {
       clear_overwrite(o);
-      return paimon_error_set(err, PAIMON_EINVAL, "%s is not a partition key of table %s",
-                              keys[i], c->table->full_name);
+      return paimon_error_set(err, PAIMON_EINVAL, "%s is not a partition key of table %s", keys[i],
+                              c->table->full_name);
     }
     o->key[i] = k;
     const cp_type *t = s->row->fields[cp_table_schema_partition_index(s, k)].type;
@@ -221,16 +221,12 @@ static int partition_stats(attempt *a, const cp_manifest_entry *entries, size_t 
   return PAIMON_OK;
 }
 
-/* Encodes `entries` as one manifest file and describes it (§4.2). */
+/* Writes the encoded manifest `bytes` holding `entries` and describes it (§4.2). */
 static int write_manifest(attempt *a, const cp_manifest_entry *entries, size_t n,
-                          cp_manifest_file_meta *meta) {
-  cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
-  cp_buf bytes = CP_BUF_INIT;
-  int rc = cp_manifest_file_encode(entries, n, &opts, &bytes, a->err);
-  if (!rc) rc = write_meta_file(a, "manifest-", &bytes, &meta->file_name);
-  meta->file_size = (int64_t)bytes.len;
-  cp_buf_free(&bytes);
-  CP_RETURN_IF_ERROR(rc);
+                          const cp_buf *bytes, cp_manifest_file_meta *meta) {
+  memset(meta, 0, sizeof *meta);
+  CP_RETURN_IF_ERROR(write_meta_file(a, "manifest-", bytes, &meta->file_name));
+  meta->file_size = (int64_t)bytes->len;
   meta->num_added_files = meta->num_deleted_files = 0;
   meta->schema_id = 0;
   meta->has_bucket_range = meta->has_level_range = n > 0;
@@ -258,6 +254,39 @@ static int write_manifest(attempt *a, const cp_manifest_entry *entries, size_t n
   return partition_stats(a, entries, n, &meta->partition_stats);
 }
 
+/* Writes `entries` as manifest files in order, rolling at manifest.target-file-size as Java's
+ * rolling manifest writer does (spec/format.md §6.1 step 5, §6.7), and appends their metas to
+ * `out`. Java starts a new file once the current one has reached the target, so every file but
+ * the last is at least the target; that keeps the minor compaction of §6.7 from merging the same
+ * files again on the next commit. The entries are encoded whole first (the usual case, below the
+ * target, costs one encoding); over the target, pieces start at the entry count that should fill
+ * the target and grow until their encoding reaches it. */
+static int write_manifests(attempt *a, const cp_manifest_entry *entries, size_t n,
+                           cp_manifest_meta_vec *out) {
+  cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
+  int64_t target = a->t->options.manifest_target_size;
+  cp_buf bytes = CP_BUF_INIT;
+  int rc = cp_manifest_file_encode(entries, n, &opts, &bytes, a->err);
+  bool roll = !rc && n > 1 && target > 0 && (int64_t)bytes.len > target;
+  size_t per = roll ? (size_t)((double)n * (double)target / (double)bytes.len * 1.02) + 1 : n;
+  if (roll) cp_buf_clear(&bytes);
+  for (size_t start = 0, count; !rc && start < n; start += count) {
+    count = n - start < per ? n - start : per;
+    if (roll) rc = cp_manifest_file_encode(entries + start, count, &opts, &bytes, a->err);
+    while (!rc && roll && (int64_t)bytes.len < target && start + count < n) {
+      count = n - start < count + count / 8 + 1 ? n - start : count + count / 8 + 1;
+      cp_buf_clear(&bytes);
+      rc = cp_manifest_file_encode(entries + start, count, &opts, &bytes, a->err);
+    }
+    cp_manifest_file_meta meta;
+    if (!rc) rc = write_manifest(a, entries + start, count, &bytes, &meta);
+    if (!rc) rc = cp_manifest_meta_vec_push(out, &meta, a->err);
+    cp_buf_clear(&bytes);
+  }
+  cp_buf_free(&bytes);
+  return rc;
+}
+
 static int write_manifest_list(attempt *a, const cp_manifest_file_meta *metas, size_t n,
                                const char **name, int64_t *size) {
   cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
@@ -277,12 +306,7 @@ static int merge_group(attempt *a, const cp_manifest_file_meta *group, size_t n,
   for (size_t i = 0; i < n && !rc; i++)
     rc = cp_read_manifest(a->t->fs, a->t->path, group[i].file_name, &a->arena, &all, a->err);
   if (!rc) rc = cp_merge_entries(all.items, all.n, &merged, a->err);
-  if (!rc && merged.n) {
-    cp_manifest_file_meta meta;
-    memset(&meta, 0, sizeof meta);
-    rc = write_manifest(a, merged.items, merged.n, &meta);
-    if (!rc) rc = cp_manifest_meta_vec_push(out, &meta, a->err);
-  }
+  if (!rc && merged.n) rc = write_manifests(a, merged.items, merged.n, out);
   cp_entry_vec_free(&all);
   cp_entry_vec_free(&merged);
   return rc;
@@ -527,7 +551,8 @@ static int latest_schema_id(attempt *a, int64_t *out) {
 }
 
 /* Builds and publishes snapshot L+1. Returns EEXIST when another commit took the id. */
-static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *latest, int64_t *new_id) {
+static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *latest,
+                            int64_t *new_id) {
   paimon_table *t = a->t;
   int64_t id = latest ? latest->id + 1 : 1;
   bool overwrite = a->c->overwrite.on || d->index_adds.n || d->index_deletes.n;
@@ -557,12 +582,7 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   CP_RETURN_IF_ERROR(cp_snapshot_new(&s, a->err));
   cp_manifest_meta_vec delta_metas = {0}, base_in = {0}, base_out = {0};
   int rc = PAIMON_OK;
-  if (d->files.n) {
-    cp_manifest_file_meta meta;
-    memset(&meta, 0, sizeof meta);
-    CP_GOTO_IF_ERROR(rc, write_manifest(a, entries, d->files.n, &meta), done);
-    CP_GOTO_IF_ERROR(rc, cp_manifest_meta_vec_push(&delta_metas, &meta, a->err), done);
-  }
+  if (d->files.n) CP_GOTO_IF_ERROR(rc, write_manifests(a, entries, d->files.n, &delta_metas), done);
   const char *delta_list, *base_list, *index_manifest = latest ? latest->index_manifest : NULL;
   CP_GOTO_IF_ERROR(rc,
                    write_manifest_list(a, delta_metas.items, delta_metas.n, &delta_list,
@@ -662,7 +682,8 @@ static bool in_spec(attempt *a, const overwrite_spec *o, cp_bytes p) {
   const cp_type *types[64];
   cp_datum vals[64];
   if (k > 64) return false;
-  for (size_t i = 0; i < k; i++) types[i] = s->row->fields[cp_table_schema_partition_index(s, i)].type;
+  for (size_t i = 0; i < k; i++)
+    types[i] = s->row->fields[cp_table_schema_partition_index(s, i)].type;
   if (cp_binary_row_read(p.data, p.len, types, k, vals, NULL) != 0) return false;
   for (size_t i = 0; i < o->n; i++) {
     const cp_datum *want = &o->values[i], *got = &vals[o->key[i]];
@@ -725,7 +746,8 @@ static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest
   /* As Java: a dynamic overwrite without new files replaces nothing and commits nothing; any
    * other overwrite commits an OVERWRITE snapshot, even one that changes nothing. */
   bool adds = false;
-  for (size_t i = 0; i < d->files.n && !adds; i++) adds = d->files.items[i].kind == CP_FILE_KIND_ADD;
+  for (size_t i = 0; i < d->files.n && !adds; i++)
+    adds = d->files.items[i].kind == CP_FILE_KIND_ADD;
   if (a->c->overwrite.dynamic && !adds) return PAIMON_OK;
   delta ow;
   int rc = overwrite_delta(a, d, latest, &ow);
@@ -752,8 +774,7 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
   int rc = flatten_messages(msgs, &d, err);
   int64_t pending_id = 0; /* an attempt whose outcome is unknown */
   char pending_uuid[37] = "";
-  if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0 &&
-      !c->overwrite.on)
+  if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0 && !c->overwrite.on)
     goto done;
   for (int64_t n = 0; !rc; n++) {
     if (n > c->table->options.commit_max_retries) {
