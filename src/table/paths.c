@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/status.h"
-#include "base/time.h"
+#include "types/datum_text.h"
 
 /* The characters Java's PartitionPathUtils.escapeChar escapes, besides controls and 0x7F. */
 static bool needs_escape(unsigned char c) {
@@ -23,47 +23,6 @@ int cp_path_escape(const char *s, size_t n, cp_buf *out, paimon_error *err) {
       CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, "%%%02X", c));
     else
       CP_RETURN_IF_ERROR(cp_buf_append(out, &c, 1, err));
-  }
-  return PAIMON_OK;
-}
-
-/* java.time.LocalDateTime.toString: HH:mm always, :ss when seconds or fraction are non-zero, and
- * the fraction in groups of 3, 6 or 9 digits. */
-static int local_date_time_text(int64_t millis, int32_t nanos_of_milli, cp_buf *out,
-                                paimon_error *err) {
-  int64_t days = millis / 86400000, ms_of_day = millis % 86400000;
-  if (ms_of_day < 0) {
-    ms_of_day += 86400000;
-    days--;
-  }
-  char date[CP_DATE_STR_MAX];
-  cp_format_date(days, date);
-  int64_t secs = ms_of_day / 1000;
-  int64_t nanos = (ms_of_day % 1000) * 1000000 + nanos_of_milli;
-  CP_RETURN_IF_ERROR(
-      cp_buf_appendf(out, err, "%sT%02d:%02d", date, (int)(secs / 3600), (int)(secs / 60 % 60)));
-  if (secs % 60 == 0 && nanos == 0) return PAIMON_OK;
-  CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, ":%02d", (int)(secs % 60)));
-  if (nanos == 0) return PAIMON_OK;
-  if (nanos % 1000000 == 0) return cp_buf_appendf(out, err, ".%03d", (int)(nanos / 1000000));
-  if (nanos % 1000 == 0) return cp_buf_appendf(out, err, ".%06d", (int)(nanos / 1000));
-  return cp_buf_appendf(out, err, ".%09d", (int)nanos);
-}
-
-/* BigDecimal.toPlainString of unscaled * 10^-scale. */
-static int decimal_text(cp_int128 unscaled, int scale, cp_buf *out, paimon_error *err) {
-  char digits[48];
-  int n = 0;
-  unsigned __int128 u = unscaled < 0 ? -(unsigned __int128)unscaled : (unsigned __int128)unscaled;
-  do {
-    digits[n++] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
-  while (n <= scale) digits[n++] = '0';
-  if (unscaled < 0) CP_RETURN_IF_ERROR(cp_buf_append(out, "-", 1, err));
-  for (int i = n - 1; i >= 0; i--) {
-    CP_RETURN_IF_ERROR(cp_buf_append(out, &digits[i], 1, err));
-    if (i == scale && scale > 0) CP_RETURN_IF_ERROR(cp_buf_append(out, ".", 1, err));
   }
   return PAIMON_OK;
 }
@@ -95,8 +54,8 @@ int cp_partition_value_text(const cp_type *type, const cp_datum *value, cp_buf *
   case CP_TYPE_TIME: return cp_buf_appendf(out, err, "%" PRId64, value->v.i64);
   case CP_TYPE_TIMESTAMP:
   case CP_TYPE_TIMESTAMP_LTZ:
-    return local_date_time_text(value->v.ts.millis, value->v.ts.nanos_of_milli, out, err);
-  case CP_TYPE_DECIMAL: return decimal_text(value->v.dec, type->scale, out, err);
+    return cp_local_date_time_text(value->v.ts.millis, value->v.ts.nanos_of_milli, out, err);
+  case CP_TYPE_DECIMAL: return cp_decimal_plain_text(value->v.dec, type->scale, out, err);
   default:
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "partition keys of type %s are not supported by cpaimon",

@@ -22,6 +22,7 @@
 #include "base/status.h"
 #include "base/time.h"
 #include "table/system_table.h"
+#include "types/datum_text.h"
 
 int64_t cp_java_local_millis(int64_t epoch_millis) {
   int64_t secs = epoch_millis / 1000 - (epoch_millis % 1000 < 0 ? 1 : 0);
@@ -88,70 +89,12 @@ int cp_java_double_string(double v, bool is_float, cp_buf *out, paimon_error *er
 
 /* ---- decimals and dates --------------------------------------------------------------------- */
 
-/* BigDecimal.toPlainString of unscaled × 10^-scale. */
-static int decimal_plain(cp_int128 unscaled, int scale, cp_buf *out, paimon_error *err) {
-  char digits[64];
-  int n = 0;
-  unsigned __int128 u = unscaled < 0 ? -(unsigned __int128)unscaled : (unsigned __int128)unscaled;
-  do {
-    digits[n++] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
-  while (n <= scale) digits[n++] = '0';
-  if (unscaled < 0) CP_RETURN_IF_ERROR(cp_buf_append(out, "-", 1, err));
-  for (int i = n - 1; i >= 0; i--) {
-    CP_RETURN_IF_ERROR(cp_buf_append(out, &digits[i], 1, err));
-    if (i == scale && scale > 0) CP_RETURN_IF_ERROR(cp_buf_append(out, ".", 1, err));
-  }
-  return PAIMON_OK;
-}
-
-/* The fields of a timestamp value (millis since the epoch as wall clock, nanos of the milli). */
-typedef struct civil_time {
-  int64_t year;
-  int month, day, hour, minute, second;
-  int32_t nano; /* of the second */
-} civil_time;
-
-static civil_time civil(int64_t millis, int32_t nanos_of_milli) {
-  civil_time c;
-  int64_t days = millis / 86400000 - (millis % 86400000 < 0 ? 1 : 0);
-  int64_t ms = millis - days * 86400000;
-  cp_civil_from_days(days, &c.year, &c.month, &c.day);
-  c.hour = (int)(ms / 3600000);
-  c.minute = (int)(ms / 60000 % 60);
-  c.second = (int)(ms / 1000 % 60);
-  c.nano = (int32_t)(ms % 1000) * 1000000 + nanos_of_milli;
-  return c;
-}
-
-/* LocalDate.toString's year: four digits, a sign only beyond them. */
-static int append_year(int64_t y, cp_buf *out, paimon_error *err) {
-  if (y >= 0 && y <= 9999) return cp_buf_appendf(out, err, "%04" PRId64, y);
-  if (y > 9999) return cp_buf_appendf(out, err, "+%" PRId64, y);
-  return cp_buf_appendf(out, err, "-%04" PRId64, -y);
-}
-
-/* LocalDateTime.toString: yyyy-MM-ddTHH:mm[:ss[.SSS|.SSSSSS|.SSSSSSSSS]]. */
-static int local_date_time_string(const cp_datum *d, cp_buf *out, paimon_error *err) {
-  civil_time c = civil(d->v.ts.millis, d->v.ts.nanos_of_milli);
-  CP_RETURN_IF_ERROR(append_year(c.year, out, err));
-  CP_RETURN_IF_ERROR(
-      cp_buf_appendf(out, err, "-%02d-%02dT%02d:%02d", c.month, c.day, c.hour, c.minute));
-  if (c.second == 0 && c.nano == 0) return PAIMON_OK;
-  CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, ":%02d", c.second));
-  if (c.nano == 0) return PAIMON_OK;
-  if (c.nano % 1000000 == 0) return cp_buf_appendf(out, err, ".%03d", c.nano / 1000000);
-  if (c.nano % 1000 == 0) return cp_buf_appendf(out, err, ".%06d", c.nano / 1000);
-  return cp_buf_appendf(out, err, ".%09d", c.nano);
-}
-
 /* DateTimeUtils.formatTimestamp: "yyyy-MM-dd HH:mm:ss" and the nine-digit fraction with trailing
  * zeros dropped down to `precision` digits (so precision 3 keeps ".000"). */
 static int sql_timestamp_string(int64_t millis, int32_t nanos_of_milli, int precision, cp_buf *out,
                                 paimon_error *err) {
-  civil_time c = civil(millis, nanos_of_milli);
-  CP_RETURN_IF_ERROR(append_year(c.year, out, err));
+  cp_civil_time c = cp_civil_time_of(millis, nanos_of_milli);
+  CP_RETURN_IF_ERROR(cp_java_year_text(c.year, out, err));
   CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, "-%02d-%02d %02d:%02d:%02d", c.month, c.day, c.hour,
                                     c.minute, c.second));
   char frac[16];
@@ -201,11 +144,12 @@ int cp_java_value_string(const cp_type *t, const cp_datum *d, cp_buf *out, paimo
   case CP_TYPE_TIME: return cp_buf_appendf(out, err, "%" PRId64, d->v.i64);
   case CP_TYPE_FLOAT: return cp_java_double_string(d->v.f32, true, out, err);
   case CP_TYPE_DOUBLE: return cp_java_double_string(d->v.f64, false, out, err);
-  case CP_TYPE_DECIMAL: return decimal_plain(d->v.dec, t->scale, out, err);
+  case CP_TYPE_DECIMAL: return cp_decimal_plain_text(d->v.dec, t->scale, out, err);
   case CP_TYPE_CHAR:
   case CP_TYPE_VARCHAR: return cp_buf_append(out, d->v.bytes.data, d->v.bytes.len, err);
   case CP_TYPE_TIMESTAMP:
-  case CP_TYPE_TIMESTAMP_LTZ: return local_date_time_string(d, out, err);
+  case CP_TYPE_TIMESTAMP_LTZ:
+    return cp_local_date_time_text(d->v.ts.millis, d->v.ts.nanos_of_milli, out, err);
   case CP_TYPE_BINARY:
   case CP_TYPE_VARBINARY:
     return cp_buf_appendf(out, err, "[B@%" PRIx32, bytes_hash(d->v.bytes.data, d->v.bytes.len));
