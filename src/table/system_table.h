@@ -72,10 +72,6 @@ int cp_sys_end_row(cp_builder *b, paimon_error *err);
  * TIMESTAMP (Java's LocalDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneId.systemDefault())). */
 int64_t cp_java_local_millis(int64_t epoch_millis);
 
-/* Appends Java's Double.toString / Float.toString (`is_float`) of `v`: "1.0", "0.001", "1.0E7",
- * "1.0E-5", "NaN", "-Infinity"; the digits are the shortest that round-trip. */
-int cp_java_double_string(double v, bool is_float, cp_buf *out, paimon_error *err);
-
 /* Appends the String.valueOf of the internal value of a non-null datum of atomic type `t`, as a
  * Java TreeMap of InternalRowUtils.get values prints it: integers and DATE (the day number) and
  * TIME (milliseconds) in decimal, BOOLEAN true/false, strings as they are, DECIMAL as

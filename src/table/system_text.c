@@ -9,7 +9,7 @@
  *   a plain number, byte[] an identity hash (we print a stable hash of the bytes instead).
  * - CAST(... AS STRING) (partition rows) prints dates and times the SQL way ("2024-01-02",
  *   "2024-01-02 03:04:05.12" trimmed to the type's precision).
- * - Double.toString switches to "d.dddE±n" outside [1e-3, 1e7) and always shows a fraction.
+ * - FLOAT and DOUBLE print as Float/Double.toString (arrow/print.h's Java formatting).
  */
 #include <float.h>
 #include <inttypes.h>
@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "base/status.h"
+#include "arrow/print.h"
 #include "base/time.h"
 #include "table/system_table.h"
 #include "types/datum_text.h"
@@ -32,59 +33,6 @@ int64_t cp_java_local_millis(int64_t epoch_millis) {
    * library cannot convert, which then stays UTC. */
   if (!localtime_r(&t, &tm)) return epoch_millis;
   return epoch_millis + (int64_t)tm.tm_gmtoff * 1000;
-}
-
-/* ---- Double.toString ------------------------------------------------------------------------ */
-
-/* The decimal digits (no trailing zeros) and exponent of v = d1.d2d3... × 10^exp10, for a finite
- * v > 0: the shortest correctly rounded decimal of at least two digits that reads back as v
- * (Java's rule, which prints Double.MIN_VALUE as 4.9E-324, not 5.0E-324). */
-static void shortest_digits(double v, bool is_float, char *digits, int *exp10) {
-  char buf[40];
-  int max = is_float ? 9 : 17;
-  for (int p = 2; p <= max; p++) {
-    snprintf(buf, sizeof buf, "%.*e", p - 1, v);
-    bool same = is_float ? strtof(buf, NULL) == (float)v : strtod(buf, NULL) == v;
-    if (same || p == max) break;
-  }
-  /* buf is "d.ddde±XX" (v > 0 here). */
-  size_t k = 0;
-  const char *s = buf;
-  for (; *s && *s != 'e'; s++)
-    if (*s >= '0' && *s <= '9') digits[k++] = *s;
-  while (k > 1 && digits[k - 1] == '0') k--;
-  digits[k] = '\0';
-  *exp10 = *s == 'e' ? atoi(s + 1) : 0;
-}
-
-int cp_java_double_string(double v, bool is_float, cp_buf *out, paimon_error *err) {
-  if (isnan(v)) return cp_buf_appendf(out, err, "NaN");
-  if (isinf(v)) return cp_buf_appendf(out, err, v < 0 ? "-Infinity" : "Infinity");
-  if (v == 0) return cp_buf_appendf(out, err, signbit(v) ? "-0.0" : "0.0");
-  if (v < 0) CP_RETURN_IF_ERROR(cp_buf_append(out, "-", 1, err));
-  double a = fabs(v);
-  char d[40];
-  int e;
-  shortest_digits(a, is_float, d, &e);
-  int k = (int)strlen(d);
-  if (a >= 1e-3 && a < 1e7) {
-    if (e >= 0) {
-      /* Integer part: the first e+1 digits (zero-padded), then the rest or "0". */
-      for (int i = 0; i <= e; i++)
-        CP_RETURN_IF_ERROR(cp_buf_append(out, i < k ? &d[i] : "0", 1, err));
-      CP_RETURN_IF_ERROR(cp_buf_append(out, ".", 1, err));
-      return k > e + 1 ? cp_buf_append(out, d + e + 1, (size_t)(k - e - 1), err)
-                       : cp_buf_append(out, "0", 1, err);
-    }
-    CP_RETURN_IF_ERROR(cp_buf_append(out, "0.", 2, err));
-    for (int i = 0; i < -e - 1; i++) CP_RETURN_IF_ERROR(cp_buf_append(out, "0", 1, err));
-    return cp_buf_append(out, d, (size_t)k, err);
-  }
-  CP_RETURN_IF_ERROR(cp_buf_append(out, d, 1, err));
-  CP_RETURN_IF_ERROR(cp_buf_append(out, ".", 1, err));
-  CP_RETURN_IF_ERROR(k > 1 ? cp_buf_append(out, d + 1, (size_t)(k - 1), err)
-                           : cp_buf_append(out, "0", 1, err));
-  return cp_buf_appendf(out, err, "E%d", e);
 }
 
 /* ---- decimals and dates --------------------------------------------------------------------- */
@@ -142,8 +90,8 @@ int cp_java_value_string(const cp_type *t, const cp_datum *d, cp_buf *out, paimo
   case CP_TYPE_BIGINT:
   case CP_TYPE_DATE:
   case CP_TYPE_TIME: return cp_buf_appendf(out, err, "%" PRId64, d->v.i64);
-  case CP_TYPE_FLOAT: return cp_java_double_string(d->v.f32, true, out, err);
-  case CP_TYPE_DOUBLE: return cp_java_double_string(d->v.f64, false, out, err);
+  case CP_TYPE_FLOAT: return cp_format_float_java(out, d->v.f32, err);
+  case CP_TYPE_DOUBLE: return cp_format_double_java(out, d->v.f64, err);
   case CP_TYPE_DECIMAL: return cp_decimal_plain_text(d->v.dec, t->scale, out, err);
   case CP_TYPE_CHAR:
   case CP_TYPE_VARCHAR: return cp_buf_append(out, d->v.bytes.data, d->v.bytes.len, err);

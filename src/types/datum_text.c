@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 
+#include "arrow/print.h"
 #include "base/status.h"
 #include "base/time.h"
 
@@ -25,20 +26,10 @@ int cp_java_year_text(int64_t y, cp_buf *out, paimon_error *err) {
 }
 
 int cp_decimal_plain_text(cp_int128 unscaled, int scale, cp_buf *out, paimon_error *err) {
-  char digits[64]; /* 39 digits of a 128-bit magnitude, zero padding up to a scale of 38 */
-  int n = 0;
-  unsigned __int128 u = unscaled < 0 ? -(unsigned __int128)unscaled : (unsigned __int128)unscaled;
-  do {
-    digits[n++] = (char)('0' + (int)(u % 10));
-    u /= 10;
-  } while (u);
-  while (n <= scale && n < (int)sizeof digits) digits[n++] = '0';
-  if (unscaled < 0) CP_RETURN_IF_ERROR(cp_buf_append(out, "-", 1, err));
-  for (int i = n - 1; i >= 0; i--) {
-    CP_RETURN_IF_ERROR(cp_buf_append(out, &digits[i], 1, err));
-    if (i == scale && scale > 0) CP_RETURN_IF_ERROR(cp_buf_append(out, ".", 1, err));
-  }
-  return PAIMON_OK;
+  cp_dec128 v;
+  v.lo = (uint64_t)(unsigned __int128)unscaled;
+  v.hi = (int64_t)(unscaled >> 64);
+  return cp_format_decimal128(out, v, scale, err);
 }
 
 int cp_local_date_time_text(int64_t millis, int32_t nanos_of_milli, cp_buf *out,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cpaimon/delete.h"
+#include "arrow/print.h"
 #include "cpaimon/system_table.h"
 #include "table/system_table.h"
 #include "update_test_util.h"
@@ -16,7 +17,8 @@
 static void check_double(double v, bool is_float, const char *want) {
   cp_buf b = CP_BUF_INIT;
   paimon_error err;
-  CHECK_OK(cp_java_double_string(v, is_float, &b, &err), &err);
+  CHECK_OK(is_float ? cp_format_float_java(&b, (float)v, &err) : cp_format_double_java(&b, v, &err),
+           &err);
   cp_buf_nul_terminate(&b, NULL);
   CHECK_STR((const char *)b.data, want);
   cp_buf_free(&b);
