@@ -11,9 +11,7 @@
  *   "2024-01-02 03:04:05.12" trimmed to the type's precision).
  * - FLOAT and DOUBLE print as Float/Double.toString (arrow/print.h's Java formatting).
  */
-#include <float.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
