@@ -190,6 +190,11 @@ int cp_expr_or2(cp_expr **out, cp_expr *a, cp_expr *b, paimon_error *err);
 int cp_expr_not(cp_expr **out, cp_expr *arg, paimon_error *err);
 int cp_expr_arith(cp_expr **out, cp_arith_op op, cp_expr *left, cp_expr *right, paimon_error *err);
 int cp_expr_negate(cp_expr **out, cp_expr *arg, paimon_error *err);
+/* The type the branches of COALESCE / CASE and the columns of a UNION meet at (Spark
+ * findWiderTypeForTwo: numeric widening, decimals to a wider decimal or DOUBLE, strings absorb
+ * other atomic types but BINARY/BOOLEAN, dates widen to timestamps). *out (owned by the caller)
+ * is NULL when there is none. */
+int cp_common_wider_type(const cp_type *a, const cp_type *b, cp_type **out, paimon_error *err);
 /* CAST(arg AS to); `to` is copied and must be atomic. */
 int cp_expr_cast(cp_expr **out, cp_expr *arg, const cp_type *to, paimon_error *err);
 int cp_expr_coalesce(cp_expr **out, cp_expr **args, size_t n, paimon_error *err);

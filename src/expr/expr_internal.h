@@ -45,11 +45,6 @@ void cp_integer_decimal(cp_type_kind kind, int *precision, int *scale);
  * none; ENOMEM otherwise. */
 int cp_common_compare_type(const cp_type *a, const cp_type *b, cp_type **out, paimon_error *err);
 
-/* The type the branches of COALESCE / CASE meet at (Spark findWiderTypeForTwo: numeric widening,
- * decimals to a wider decimal or DOUBLE, strings absorb other atomic types but BINARY/BOOLEAN,
- * dates widen to timestamps). *out NULL when there is none. */
-int cp_common_wider_type(const cp_type *a, const cp_type *b, cp_type **out, paimon_error *err);
-
 /* The operand type and result type of `a op b` for numeric (or DOUBLE-cast string) operands:
  * *operand_l / *operand_r are what each side is cast to, *result the node's type. EINVAL
  * (message by the caller) when there is none: returns 1 then. */

@@ -158,8 +158,23 @@ typedef struct cp_sql_order_item {
   cp_sql_nulls nulls;
 } cp_sql_order_item;
 
+/* UNION / EXCEPT (MINUS) / INTERSECT. */
+typedef enum cp_sql_set_op {
+  CP_SQL_SET_NONE,
+  CP_SQL_SET_UNION,
+  CP_SQL_SET_EXCEPT,
+  CP_SQL_SET_INTERSECT
+} cp_sql_set_op;
+
+/* A SELECT, or (set_op != NONE) the set operation `left op right` whose other fields are unused:
+ * an ORDER BY / LIMIT after a set operation is parsed as `SELECT * FROM (left op right) ORDER BY
+ * ... LIMIT ...`. WITH is resolved by the parser: a FROM naming a common table expression holds
+ * its query as a subquery (shared by every reference; never modified after parsing). */
 struct cp_sql_query {
   cp_sql_pos pos;
+  cp_sql_set_op set_op;
+  bool set_all; /* UNION ALL, EXCEPT ALL, INTERSECT ALL */
+  cp_sql_query *left, *right;
   bool distinct;
   cp_sql_select_item *items;
   size_t n_items;

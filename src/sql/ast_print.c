@@ -26,12 +26,12 @@ static bool plain_word(const char *s) {
       return false;
   /* Words the parser would read as keywords are quoted. */
   static const char *const kw[] = {
-      "all",    "and",   "as",        "between", "by",   "case", "cross",   "distinct",
-      "else",   "end",   "except",    "false",   "from", "full", "group",   "having",
-      "in",     "inner", "intersect", "into",    "is",   "join", "lateral", "left",
-      "like",   "limit", "natural",   "not",     "null", "on",   "or",      "order",
-      "outer",  "right", "select",    "set",     "then", "true", "union",   "using",
-      "values", "when",  "where",     "with"};
+      "all",   "and",    "as",        "between", "by",   "case", "cross",   "distinct",
+      "else",  "end",    "except",    "false",   "from", "full", "group",   "having",
+      "in",    "inner",  "intersect", "into",    "is",   "join", "lateral", "left",
+      "like",  "limit",  "minus",     "natural", "not",  "null", "on",      "or",
+      "order", "outer",  "right",     "select",  "set",  "then", "true",    "union",
+      "using", "values", "when",      "where",   "with"};
   for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
     if (strcasecmp(s, kw[i]) == 0) return false;
   return true;
@@ -389,7 +389,19 @@ static int print_from(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
   return PAIMON_OK;
 }
 
+/* (left) UNION [ALL] (right): both sides parenthesised, so the grouping reads back as it was. */
+static int print_set_query(const cp_sql_query *q, cp_buf *out, paimon_error *err) {
+  static const char *const ops[] = {"", "UNION", "EXCEPT", "INTERSECT"};
+  CP_RETURN_IF_ERROR(put(out, "(", err));
+  CP_RETURN_IF_ERROR(cp_sql_print_query(q->left, out, err));
+  CP_RETURN_IF_ERROR(
+      cp_buf_appendf(out, err, ") %s%s (", ops[q->set_op], q->set_all ? " ALL" : ""));
+  CP_RETURN_IF_ERROR(cp_sql_print_query(q->right, out, err));
+  return put(out, ")", err);
+}
+
 int cp_sql_print_query(const cp_sql_query *q, cp_buf *out, paimon_error *err) {
+  if (q->set_op != CP_SQL_SET_NONE) return print_set_query(q, out, err);
   CP_RETURN_IF_ERROR(put(out, q->distinct ? "SELECT DISTINCT " : "SELECT ", err));
   for (size_t i = 0; i < q->n_items; i++) {
     if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));

@@ -36,14 +36,12 @@ struct cp_dml {
   size_t ow_n;
 };
 
-void cp_dml_set_overwrite(cp_dml *d, const char *const *keys, const char *const *values,
-                          size_t n) {
+void cp_dml_set_overwrite(cp_dml *d, const char *const *keys, const char *const *values, size_t n) {
   d->overwrite = true;
   d->ow_keys = keys;
   d->ow_values = values;
   d->ow_n = n;
 }
-
 
 int cp_dml_begin(cp_dml **out, paimon_table *table, cp_dml_kind kind, int64_t base_snapshot,
                  paimon_error *err) {

@@ -98,6 +98,8 @@ void cp_sql_exec_free(cp_sql_exec *x);
 int cp_sql_run_query(cp_sql_exec *x, const cp_sql_query *q, cp_rel *out, bool *ordered,
                      paimon_error *err);
 int cp_sql_run_from(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error *err);
+/* A set operation (q->set_op != NONE; exec_setop.c). */
+int cp_sql_run_set_query(cp_sql_exec *x, const cp_sql_query *q, cp_rel *out, paimon_error *err);
 
 /* ---- joins (exec_join.c) --------------------------------------------------------------------- */
 
@@ -129,6 +131,10 @@ int cp_sql_aggregate(const cp_rel *in, const cp_sql_scope *scope, cp_sql_expr *c
                      size_t n_keys, cp_sql_expr *const *aggs, size_t n_aggs, cp_rel *out,
                      paimon_error *err);
 
+/* The group of each row of `r` by the values of columns [0, n_cols) (NULLs equal), and each
+ * group's first row (both malloc'd, the caller frees them). */
+int cp_sql_group_rows(const cp_rel *r, size_t n_cols, int64_t **group_of, int64_t **first_row,
+                      int64_t *n_groups, paimon_error *err);
 /* Row indices of the first occurrence of each distinct row of columns [0, n_cols) of `r`. */
 int cp_sql_distinct_rows(const cp_rel *r, size_t n_cols, int64_t **idx, int64_t *n,
                          paimon_error *err);

@@ -83,14 +83,20 @@ static int assign_groups(const cp_array_view *cols, size_t n_cols, int64_t rows,
   return PAIMON_OK;
 }
 
-int cp_sql_distinct_rows(const cp_rel *r, size_t n_cols, int64_t **idx, int64_t *n,
-                         paimon_error *err) {
+int cp_sql_group_rows(const cp_rel *r, size_t n_cols, int64_t **group_of, int64_t **first_row,
+                      int64_t *n_groups, paimon_error *err) {
   cp_array_view v;
   CP_RETURN_IF_ERROR(cp_rel_view(r, &v, err));
-  int64_t *group_of = NULL;
-  int rc = assign_groups(v.children, n_cols, v.length, &group_of, idx, n, err);
-  free(group_of);
+  int rc = assign_groups(v.children, n_cols, v.length, group_of, first_row, n_groups, err);
   cp_array_view_reset(&v);
+  return rc;
+}
+
+int cp_sql_distinct_rows(const cp_rel *r, size_t n_cols, int64_t **idx, int64_t *n,
+                         paimon_error *err) {
+  int64_t *group_of = NULL;
+  int rc = cp_sql_group_rows(r, n_cols, &group_of, idx, n, err);
+  free(group_of);
   return rc;
 }
 

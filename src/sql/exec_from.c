@@ -55,6 +55,10 @@ static int collect_from(cp_sql_exec *x, const cp_sql_from *f, paimon_error *err)
 }
 
 static int collect_query(cp_sql_exec *x, const cp_sql_query *q, paimon_error *err) {
+  if (q->set_op != CP_SQL_SET_NONE) {
+    CP_RETURN_IF_ERROR(collect_query(x, q->left, err));
+    return collect_query(x, q->right, err);
+  }
   for (size_t i = 0; i < q->n_items; i++) {
     CP_RETURN_IF_ERROR(collect_expr(x, q->items[i].expr, err));
     /* An alias may be what ORDER BY or GROUP BY names; harmless as an extra scan column. */

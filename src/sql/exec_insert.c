@@ -248,8 +248,7 @@ static int plan_insert(const cp_sql_stmt *stmt, const cp_sql_table *t, insert_pl
   p->constant = calloc(n + 1, sizeof *p->constant);
   p->casts = calloc(n + 1, sizeof *p->casts);
   p->cast_types = calloc(n + 1, sizeof *p->cast_types);
-  if (!p->target_of || !p->constant || !p->casts || !p->cast_types)
-    return CP_ENOMEM(err, "INSERT");
+  if (!p->target_of || !p->constant || !p->casts || !p->cast_types) return CP_ENOMEM(err, "INSERT");
   for (size_t i = 0; i < n; i++) p->target_of[i] = -2; /* -2: not given */
   for (size_t i = 0; i < ins->n_partition; i++) {
     const cp_sql_assignment *a = &ins->partition[i];
@@ -362,8 +361,8 @@ static int invalid_partition_value(const cp_sql_table *t, const cp_sql_expr *cas
 /* Evaluates the static PARTITION values once (refusing a value the cast cannot convert) and
  * prints each as text for INSERT OVERWRITE's partition spec, which the commit parses back (dates,
  * timestamps and decimals in their SQL form; NULL for a NULL value). */
-static int static_partition_values(const cp_sql_table *t, const insert_plan *p,
-                                   cp_sql_overwrite *o, paimon_error *err) {
+static int static_partition_values(const cp_sql_table *t, const insert_plan *p, cp_sql_overwrite *o,
+                                   paimon_error *err) {
   size_t n = t->row->n_fields;
   o->keys = calloc(n + 1, sizeof *o->keys);
   o->values = calloc(n + 1, sizeof *o->values);
@@ -390,8 +389,10 @@ static int static_partition_values(const cp_sql_table *t, const insert_plan *p,
       cp_buf text = CP_BUF_INIT;
       rc = cp_print_value(&text, &v, 0, err);
       if (!rc) rc = cp_buf_append(&text, "", 1, err); /* NUL */
-      if (!rc) o->values[o->n] = (const char *)text.data;
-      else cp_buf_free(&text);
+      if (!rc)
+        o->values[o->n] = (const char *)text.data;
+      else
+        cp_buf_free(&text);
     }
     o->n++;
     cp_array_view_reset(&v);
@@ -433,7 +434,8 @@ int cp_sql_exec_insert(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error 
     if (!rc && data.n_cols != p.n_data) rc = arity_error(stmt, &t, p.n_data, data.n_cols, err);
   }
   if (!rc) rc = build_rows(stmt, &t, &p, ins->query ? &data : NULL, &rows, err);
-  if (!rc) rc = cp_sql_write_rows(&t, &rows.schema, &rows.batch, ins->overwrite ? &spec : NULL, err);
+  if (!rc)
+    rc = cp_sql_write_rows(&t, &rows.schema, &rows.batch, ins->overwrite ? &spec : NULL, err);
   if (rc && rc != PAIMON_ENOMEM && strncmp(err->message, "line ", 5) != 0)
     paimon_error_prefix(err, "line %d:%d", stmt->pos.line, stmt->pos.col);
   cp_rel_free(&data);

@@ -403,6 +403,10 @@ static int where(const cp_sql_query *q, cp_rel *input, cp_sql_scope *in, paimon_
 int cp_sql_run_query(cp_sql_exec *x, const cp_sql_query *q, cp_rel *out, bool *ordered,
                      paimon_error *err) {
   memset(out, 0, sizeof *out);
+  if (q->set_op != CP_SQL_SET_NONE) {
+    *ordered = false;
+    return cp_sql_run_set_query(x, q, out, err);
+  }
   cp_rel input, agg_rel;
   cp_sql_scope in, post;
   agg_state a;

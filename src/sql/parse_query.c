@@ -2,18 +2,26 @@
  * SELECT grammar of the SQL parser (parser.h), after Spark's querySpecification / fromClause /
  * relation / joinRelation rules:
  *
- *   SELECT [DISTINCT | ALL] item, ... [FROM relation, ...] [WHERE e] [GROUP BY e, ...]
- *     [HAVING e] [ORDER BY e [ASC | DESC] [NULLS FIRST | LAST], ...] [LIMIT e]
+ *   query    := [WITH name AS '(' query ')', ...] set_expr
+ *               [ORDER BY e [ASC | DESC] [NULLS FIRST | LAST], ...] [LIMIT e]
+ *   set_expr := set_term ((UNION | EXCEPT | MINUS) [ALL | DISTINCT] set_term)*
+ *   set_term := select (INTERSECT [ALL | DISTINCT] select)*      (INTERSECT binds tighter)
+ *   select   := SELECT [DISTINCT | ALL] item, ... [FROM relation, ...] [WHERE e]
+ *               [GROUP BY e, ...] [HAVING e]
+ *             | '(' query ')'
  *   relation := primary ([INNER | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN primary ON e
  *               | CROSS JOIN primary)*
  *   primary  := name [[FOR] (VERSION | SYSTEM_VERSION) AS OF n] [[AS] alias]
  *             | '(' query ')' [[AS] alias]
  *
- * A comma between relations is a cross join, as in Spark.
+ * A comma between relations is a cross join, as in Spark. A one-part table name that a WITH in
+ * scope defines becomes that query as a subquery (aliased by the name unless given another), as
+ * Spark's CTE substitution does; a CTE is visible to the ones after it and to the query body.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/status.h"
 #include "sql/parser_internal.h"
@@ -57,13 +65,38 @@ static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
   return cp_ps_error(p, "a snapshot id (a positive integer)", err);
 }
 
+/* Counts `weight` more table references for the statement (parser_internal.h). */
+static int add_weight(cp_sql_parser *p, int64_t weight, cp_sql_pos pos, paimon_error *err) {
+  p->weight += weight;
+  if (p->weight <= CP_SQL_MAX_REFERENCES) return PAIMON_OK;
+  return cp_ps_error_at(p, pos, err,
+                        "the statement reads more than %d tables once its WITH queries are "
+                        "substituted",
+                        CP_SQL_MAX_REFERENCES);
+}
+
+/* A table name that names a CTE in scope becomes its query. */
+static int use_cte(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
+  const cp_ps_cte *c = p->ctes;
+  if (f->table.n == 1)
+    while (c && strcasecmp(c->name, f->table.parts[0]) != 0) c = c->outer;
+  if (f->table.n != 1 || !c) return add_weight(p, 1, f->pos, err);
+  if (f->has_version)
+    return cp_ps_error_at(p, f->pos, err, "%s is a WITH query: VERSION AS OF applies to tables",
+                          c->name);
+  f->kind = CP_SQL_FROM_SUBQUERY;
+  f->query = c->query;
+  if (!f->alias) f->alias = c->name;
+  return add_weight(p, c->weight + 1, f->pos, err);
+}
+
 int cp_ps_table_primary(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
   cp_sql_from *f = cp_ps_alloc(p, sizeof *f, err);
   if (!f) return PAIMON_ENOMEM;
   f->pos = cp_ps_pos(p);
   *out = f;
   if (cp_ps_is(p, CP_TOK_LPAREN)) {
-    if (!cp_ps_kw_at(p, 1, "select") && !cp_ps_is(p, CP_TOK_LPAREN))
+    if (!cp_ps_starts_subquery(p))
       return cp_ps_error_at(p, f->pos, err, "expected a subquery after '('");
     cp_ps_next(p);
     f->kind = CP_SQL_FROM_SUBQUERY;
@@ -78,7 +111,8 @@ int cp_ps_table_primary(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) 
   CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 3, &f->table, err));
   int rc = time_travel(p, f, err);
   if (rc < 0) return rc;
-  return cp_ps_opt_alias(p, &f->alias, err);
+  CP_RETURN_IF_ERROR(cp_ps_opt_alias(p, &f->alias, err));
+  return use_cte(p, f, err);
 }
 
 /* A join keyword sequence at the next token: 1 and *kind when present. */
@@ -232,18 +266,11 @@ static int query_body(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
     CP_RETURN_IF_ERROR(group_by(p, q, err));
   }
   if (cp_ps_accept_kw(p, "having")) CP_RETURN_IF_ERROR(cp_ps_expr(p, &q->having, err));
-  if (cp_ps_kw(p, "order")) {
-    cp_ps_next(p);
-    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "by", err));
-    CP_RETURN_IF_ERROR(order_by(p, q, err));
-  }
-  if (cp_ps_accept_kw(p, "limit")) CP_RETURN_IF_ERROR(cp_ps_expr(p, &q->limit, err));
-  if (cp_ps_kw(p, "union") || cp_ps_kw(p, "except") || cp_ps_kw(p, "intersect"))
-    return cp_ps_error_at(p, cp_ps_pos(p), err, "UNION, EXCEPT and INTERSECT are not supported");
   return PAIMON_OK;
 }
 
-int cp_ps_query(cp_sql_parser *p, cp_sql_query **out, paimon_error *err) {
+/* select := SELECT ... | '(' query ')' */
+static int select_primary(cp_sql_parser *p, cp_sql_query **out, paimon_error *err) {
   if (cp_ps_is(p, CP_TOK_LPAREN)) {
     cp_ps_next(p);
     CP_RETURN_IF_ERROR(cp_ps_enter(p, err));
@@ -252,10 +279,135 @@ int cp_ps_query(cp_sql_parser *p, cp_sql_query **out, paimon_error *err) {
     CP_RETURN_IF_ERROR(rc);
     return cp_ps_expect(p, CP_TOK_RPAREN, err);
   }
-  if (cp_ps_kw(p, "with"))
-    return cp_ps_error_at(p, cp_ps_pos(p), err, "WITH (common table expressions) is not supported");
   cp_sql_query *q = cp_ps_alloc(p, sizeof *q, err);
   if (!q) return PAIMON_ENOMEM;
   *out = q;
   return query_body(p, q, err);
+}
+
+/* The set operator at the next token for the given precedence level (INTERSECT is level 1), or
+ * NONE; consumes it with its ALL / DISTINCT. */
+static cp_sql_set_op set_operator(cp_sql_parser *p, int level, bool *all) {
+  cp_sql_set_op op = CP_SQL_SET_NONE;
+  if (level == 1 && cp_ps_kw(p, "intersect"))
+    op = CP_SQL_SET_INTERSECT;
+  else if (level == 0 && cp_ps_kw(p, "union"))
+    op = CP_SQL_SET_UNION;
+  else if (level == 0 && (cp_ps_kw(p, "except") || cp_ps_kw(p, "minus")))
+    op = CP_SQL_SET_EXCEPT;
+  if (op == CP_SQL_SET_NONE) return op;
+  cp_ps_next(p);
+  *all = cp_ps_accept_kw(p, "all");
+  if (!*all) cp_ps_accept_kw(p, "distinct");
+  return op;
+}
+
+/* set_expr (level 0) and set_term (level 1), left-associative. */
+static int set_expr(cp_sql_parser *p, int level, cp_sql_query **out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(level ? select_primary(p, out, err) : set_expr(p, 1, out, err));
+  for (;;) {
+    cp_sql_pos pos = cp_ps_pos(p);
+    bool all = false;
+    cp_sql_set_op op = set_operator(p, level, &all);
+    if (op == CP_SQL_SET_NONE) return PAIMON_OK;
+    cp_sql_query *q = cp_ps_alloc(p, sizeof *q, err);
+    if (!q) return PAIMON_ENOMEM;
+    q->pos = pos;
+    q->set_op = op;
+    q->set_all = all;
+    q->left = *out;
+    CP_RETURN_IF_ERROR(cp_ps_enter(p, err));
+    int rc = level ? select_primary(p, &q->right, err) : set_expr(p, 1, &q->right, err);
+    cp_ps_leave(p);
+    CP_RETURN_IF_ERROR(rc);
+    *out = q;
+  }
+}
+
+/* WITH name AS (query), ...: pushes each CTE in turn (a CTE sees the ones before it). `scope`
+ * is the CTE list outside this WITH. */
+static int with_clause(cp_sql_parser *p, const cp_ps_cte *scope, paimon_error *err) {
+  cp_ps_next(p); /* WITH */
+  if (cp_ps_kw(p, "recursive"))
+    return cp_ps_error_at(p, cp_ps_pos(p), err, "WITH RECURSIVE is not supported");
+  do {
+    cp_ps_cte *c = cp_ps_alloc(p, sizeof *c, err);
+    if (!c) return PAIMON_ENOMEM;
+    cp_sql_pos pos = cp_ps_pos(p);
+    CP_RETURN_IF_ERROR(cp_ps_ident(p, &c->name, NULL, err));
+    for (const cp_ps_cte *o = p->ctes; o != scope; o = o->outer)
+      if (strcasecmp(o->name, c->name) == 0)
+        return cp_ps_error_at(p, pos, err, "CTE definition can't have duplicate names: '%s'.",
+                              c->name);
+    if (cp_ps_is(p, CP_TOK_LPAREN))
+      return cp_ps_error_at(p, cp_ps_pos(p), err,
+                            "column lists in WITH are not supported; alias the columns in the "
+                            "query");
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "as", err));
+    CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+    int64_t before = p->weight;
+    CP_RETURN_IF_ERROR(cp_ps_enter(p, err));
+    int rc = cp_ps_query(p, &c->query, err);
+    cp_ps_leave(p);
+    CP_RETURN_IF_ERROR(rc);
+    CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_RPAREN, err));
+    /* The body counted once here; every reference counts it again (use_cte). */
+    c->weight = p->weight - before;
+    c->outer = p->ctes;
+    p->ctes = c;
+  } while (cp_ps_accept(p, CP_TOK_COMMA));
+  return PAIMON_OK;
+}
+
+/* *q becomes SELECT * FROM (*q): where an ORDER BY / LIMIT applies to a set operation or to a
+ * query that already has its own. */
+static int wrap_in_select(cp_sql_parser *p, cp_sql_pos pos, cp_sql_query **q, paimon_error *err) {
+  cp_sql_query *w = cp_ps_alloc(p, sizeof *w, err);
+  cp_sql_select_item *star = cp_ps_alloc(p, sizeof *star, err);
+  cp_sql_expr *e = cp_ps_alloc(p, sizeof *e, err);
+  cp_sql_from *f = cp_ps_alloc(p, sizeof *f, err);
+  if (!w || !star || !e || !f) return PAIMON_ENOMEM;
+  e->kind = CP_SQL_E_STAR;
+  e->pos = pos;
+  star->expr = e;
+  f->kind = CP_SQL_FROM_SUBQUERY;
+  f->pos = pos;
+  f->query = *q;
+  w->pos = pos;
+  w->items = star;
+  w->n_items = 1;
+  w->from = f;
+  *q = w;
+  return PAIMON_OK;
+}
+
+int cp_ps_query(cp_sql_parser *p, cp_sql_query **out, paimon_error *err) {
+  cp_ps_cte *scope = p->ctes; /* WITH names end with the query that declares them */
+  cp_sql_pos pos = cp_ps_pos(p);
+  int rc = cp_ps_kw(p, "with") ? with_clause(p, scope, err) : PAIMON_OK;
+  if (!rc) rc = set_expr(p, 0, out, err);
+  cp_sql_query *q = rc ? NULL : *out;
+  bool order = !rc && cp_ps_kw(p, "order") && cp_ps_kw_at(p, 1, "by");
+  bool limit = !rc && !order && cp_ps_kw(p, "limit");
+  if (order || limit) {
+    /* A plain SELECT takes them; anything else becomes SELECT * FROM (it). */
+    if (q->set_op != CP_SQL_SET_NONE || q->n_order_by || q->limit) {
+      rc = wrap_in_select(p, pos, &q, err);
+      *out = q;
+    }
+  }
+  if (!rc && order) {
+    cp_ps_next(p);
+    cp_ps_next(p);
+    rc = order_by(p, q, err);
+  }
+  if (!rc && cp_ps_accept_kw(p, "limit")) {
+    if (q->limit) {
+      rc = wrap_in_select(p, pos, &q, err);
+      *out = q;
+    }
+    if (!rc) rc = cp_ps_expr(p, &q->limit, err);
+  }
+  p->ctes = scope;
+  return rc;
 }

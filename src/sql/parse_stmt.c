@@ -124,10 +124,11 @@ int cp_ps_insert(cp_sql_parser *p, paimon_error *err) {
   cp_ps_accept_kw(p, "table");
   CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &ins->table, err));
   if (cp_ps_accept_kw(p, "partition")) CP_RETURN_IF_ERROR(partition_spec(p, ins, err));
-  if (cp_ps_is(p, CP_TOK_LPAREN) && !cp_ps_kw_at(p, 1, "select"))
+  if (cp_ps_is(p, CP_TOK_LPAREN) && !cp_ps_starts_subquery(p))
     CP_RETURN_IF_ERROR(ident_list(p, &ins->columns, &ins->n_columns, err));
   if (cp_ps_accept_kw(p, "values")) return values_rows(p, ins, err);
-  if (cp_ps_kw(p, "select") || cp_ps_is(p, CP_TOK_LPAREN)) return cp_ps_query(p, &ins->query, err);
+  if (cp_ps_kw(p, "select") || cp_ps_kw(p, "with") || cp_ps_is(p, CP_TOK_LPAREN))
+    return cp_ps_query(p, &ins->query, err);
   return cp_ps_error(p, ins->n_columns ? "VALUES or SELECT" : "a column list, VALUES or SELECT",
                      err);
 }

@@ -86,12 +86,12 @@ int cp_ps_error_at(cp_sql_parser *p, cp_sql_pos pos, paimon_error *err, const ch
 
 bool cp_ps_reserved(const cp_sql_token *tok) {
   static const char *const words[] = {
-      "all",    "and",   "as",        "between", "by",   "case", "cross",   "distinct",
-      "else",   "end",   "except",    "false",   "from", "full", "group",   "having",
-      "in",     "inner", "intersect", "into",    "is",   "join", "lateral", "left",
-      "like",   "limit", "natural",   "not",     "null", "on",   "or",      "order",
-      "outer",  "right", "select",    "set",     "then", "true", "union",   "using",
-      "values", "when",  "where",     "with"};
+      "all",   "and",    "as",        "between", "by",   "case", "cross",   "distinct",
+      "else",  "end",    "except",    "false",   "from", "full", "group",   "having",
+      "in",    "inner",  "intersect", "into",    "is",   "join", "lateral", "left",
+      "like",  "limit",  "minus",     "natural", "not",  "null", "on",      "or",
+      "order", "outer",  "right",     "select",  "set",  "then", "true",    "union",
+      "using", "values", "when",      "where",   "with"};
   if (tok->kind != CP_TOK_IDENT) return false;
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
     if (cp_sql_tok_is(tok, words[i])) return true;
@@ -240,7 +240,7 @@ void cp_sql_stmt_free(cp_sql_stmt *stmt) {
 
 static int dispatch(cp_sql_parser *p, paimon_error *err) {
   cp_sql_stmt *s = p->stmt;
-  if (cp_ps_kw(p, "select") || (cp_ps_is(p, CP_TOK_LPAREN) && cp_ps_kw_at(p, 1, "select"))) {
+  if (cp_ps_kw(p, "select") || cp_ps_kw(p, "with") || cp_ps_starts_subquery(p)) {
     s->kind = CP_SQL_S_SELECT;
     return cp_ps_query(p, &s->query, err);
   }
@@ -284,6 +284,8 @@ int cp_sql_parse_next(cp_sql_parser *p, cp_sql_stmt **out, paimon_error *err) {
   s->text_start = first->offset;
   p->stmt = s;
   p->depth = 0;
+  p->ctes = NULL;
+  p->weight = 0;
   int rc = dispatch(p, err);
   if (!rc && !cp_ps_is(p, CP_TOK_SEMI) && !cp_ps_is(p, CP_TOK_EOF))
     rc = cp_ps_error(p, "';' or the end of the statement", err);

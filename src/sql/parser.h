@@ -17,6 +17,8 @@
 
 /* Deepest nesting of expressions, subqueries and types the parser accepts. */
 #define CP_SQL_MAX_DEPTH 200
+/* Table references a statement may stand for once its WITH clauses are inlined. */
+#define CP_SQL_MAX_REFERENCES 10000
 
 typedef struct cp_sql_parser cp_sql_parser;
 

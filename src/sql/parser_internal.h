@@ -11,11 +11,23 @@
 #include "sql/lexer.h"
 #include "sql/parser.h"
 
+/* A common table expression in scope (WITH name AS (query)), innermost first. */
+typedef struct cp_ps_cte {
+  const char *name;
+  cp_sql_query *query;
+  int64_t weight; /* table references the query stands for once every CTE in it is inlined */
+  struct cp_ps_cte *outer;
+} cp_ps_cte;
+
 struct cp_sql_parser {
   cp_sql_tokens toks;
   size_t i;          /* next token */
   cp_sql_stmt *stmt; /* the statement being built (its arena takes every allocation) */
   int depth;         /* current nesting, bounded by CP_SQL_MAX_DEPTH */
+  cp_ps_cte *ctes;   /* WITH names in scope (arena-allocated), NULL outside WITH */
+  /* Table references the statement stands for with its CTEs inlined, bounded by
+   * CP_SQL_MAX_REFERENCES: a CTE used twice by one used twice by ... grows exponentially. */
+  int64_t weight;
 };
 
 /* ---- tokens ---- */
@@ -52,6 +64,12 @@ int cp_ps_error(cp_sql_parser *p, const char *expected, paimon_error *err);
 /* An error at a given position with a free-form message ("line L:C: <msg>"). */
 int cp_ps_error_at(cp_sql_parser *p, cp_sql_pos pos, paimon_error *err, const char *fmt, ...)
     PAIMON_PRINTF(4, 5);
+
+/* True when the next tokens open a parenthesised query: '(' SELECT, '(' WITH or '(' '('. */
+static inline bool cp_ps_starts_subquery(const cp_sql_parser *p) {
+  return cp_ps_is(p, CP_TOK_LPAREN) && (cp_ps_kw_at(p, 1, "select") || cp_ps_kw_at(p, 1, "with") ||
+                                        cp_ps_peek_at(p, 1)->kind == CP_TOK_LPAREN);
+}
 
 static inline cp_sql_pos cp_ps_pos(const cp_sql_parser *p) {
   cp_sql_pos pos = {cp_ps_peek(p)->line, cp_ps_peek(p)->col};

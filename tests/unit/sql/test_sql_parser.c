@@ -244,14 +244,54 @@ static void test_errors(void) {
               "line 1:17: VERSION AS OF 'tag1': tags are not supported; give a snapshot id");
   check_error("SELECT * FROM t TIMESTAMP AS OF '2024-01-01'",
               "line 1:17: TIMESTAMP AS OF is not supported; use VERSION AS OF <snapshot id>");
-  check_error("SELECT a FROM t UNION SELECT b FROM u",
-              "line 1:17: UNION, EXCEPT and INTERSECT are not supported");
+  check_error("WITH x AS (SELECT 1), X AS (SELECT 2) SELECT * FROM x",
+              "line 1:23: CTE definition can't have duplicate names: 'X'.");
+  check_error("WITH x (a) AS (SELECT 1) SELECT * FROM x",
+              "line 1:8: column lists in WITH are not supported; alias the columns in the query");
+  check_error("WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x",
+              "line 1:6: WITH RECURSIVE is not supported");
+  check_error("SELECT a FROM t UNION", "line 1:22: syntax error at end of input: expected SELECT");
   check_error("SELECT x IN (SELECT 1)", "line 1:10: IN (subquery) is not supported");
   check_error("SELECT INTERVAL '1' DAY", "line 1:8: INTERVAL literals are not supported");
   check_error("ALTER TABLE t RENAME TO u", "line 1:15: ALTER TABLE ... RENAME TO is not supported");
   check_error("SELECT select FROM t", "line 1:8: syntax error at 'select': expected an expression");
   check_error("CREATE TABLE t (a INT) USING parquet",
               "line 1:30: table provider 'parquet' is not supported (only paimon)");
+}
+
+static void test_set_operations_and_with(void) {
+  /* Each side is parenthesised when printed; INTERSECT binds tighter than UNION / EXCEPT. */
+  check_canon("SELECT a FROM t UNION ALL SELECT b FROM u",
+              "(SELECT a FROM t) UNION ALL (SELECT b FROM u)");
+  check_canon("SELECT a FROM t UNION SELECT b FROM u INTERSECT SELECT c FROM v",
+              "(SELECT a FROM t) UNION ((SELECT b FROM u) INTERSECT (SELECT c FROM v))");
+  check_canon("SELECT a FROM t EXCEPT ALL SELECT b FROM u MINUS SELECT c FROM v",
+              "((SELECT a FROM t) EXCEPT ALL (SELECT b FROM u)) EXCEPT (SELECT c FROM v)");
+  /* ORDER BY / LIMIT after a set operation apply to its result. */
+  check_canon("SELECT a FROM t UNION SELECT b FROM u ORDER BY a LIMIT 2",
+              "SELECT * FROM ((SELECT a FROM t) UNION (SELECT b FROM u)) ORDER BY a ASC LIMIT 2");
+  check_canon("(SELECT a FROM t LIMIT 1) LIMIT 2",
+              "SELECT * FROM (SELECT a FROM t LIMIT 1) LIMIT 2");
+  check_canon("(SELECT a FROM t) ORDER BY a", "SELECT a FROM t ORDER BY a ASC");
+  /* WITH names become subqueries aliased by the name (a table of the same name is hidden). */
+  check_canon("WITH x AS (SELECT a FROM t), y AS (SELECT a FROM x) SELECT * FROM y, x z",
+              "SELECT * FROM (SELECT a FROM (SELECT a FROM t) AS x) AS y CROSS JOIN "
+              "(SELECT a FROM t) AS z");
+  check_canon("SELECT * FROM (WITH x AS (SELECT 1 AS a) SELECT a FROM x) s, x",
+              "SELECT * FROM (SELECT a FROM (SELECT 1 AS a) AS x) AS s CROSS JOIN x");
+  check_canon("INSERT INTO t WITH s AS (SELECT 1 AS a) SELECT a FROM s UNION ALL SELECT 2", NULL);
+  /* A WITH chain that doubles at every step stops at CP_SQL_MAX_REFERENCES. */
+  char sql[4096] = "WITH c0 AS (SELECT 1 AS a)";
+  size_t n = strlen(sql);
+  for (int i = 1; i <= 20; i++)
+    n += (size_t)snprintf(sql + n, sizeof sql - n, ", c%d AS (SELECT * FROM c%d, c%d)", i, i - 1,
+                          i - 1);
+  snprintf(sql + n, sizeof sql - n, " SELECT * FROM c20");
+  cp_sql_stmt **stmts = NULL;
+  size_t count = 0;
+  paimon_error err;
+  CHECK(cp_sql_parse(sql, strlen(sql), &stmts, &count, &err) == PAIMON_EINVAL);
+  CHECK(strstr(err.message, "more than 10000 tables") != NULL);
 }
 
 static void test_depth_limit(void) {
@@ -433,6 +473,7 @@ int main(void) {
   RUN(test_ddl);
   RUN(test_multiple_statements);
   RUN(test_errors);
+  RUN(test_set_operations_and_with);
   RUN(test_depth_limit);
   RUN(test_parser_continues_after_error);
   RUN(test_display_names);
