@@ -17,6 +17,9 @@
  * filters resolve against that schema and the stream's Arrow schema is that schema's. The
  * table's current options (row tracking, data evolution, ...) still apply, as in Java.
  *
+ * Scans can be narrowed as pypaimon's: a partition filter, a row limit, and shards / slices that
+ * divide the rows among workers by position (see paimon_read_builder_set_shard).
+ *
  * Ownership: handles are the caller's (`_free`); a builder and its plans borrow the table. Streams
  * returned through `struct ArrowArrayStream *out` are owned by the caller and keep what they need
  * alive (the table must still outlive them).
@@ -73,13 +76,49 @@ int paimon_read_builder_read_schema(paimon_read_builder *rb, int64_t *id, char *
 /* Rows per output batch (default 65536). */
 void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows);
 
+/* Partition filter (pypaimon's ReadBuilder.with_partition_filter): skips whole partitions. As in
+ * pypaimon, only the top-level AND conjuncts of `predicate` that read partition keys alone are
+ * kept (a conjunct on any other column, _ROW_ID included, is dropped, and a table without
+ * partition keys keeps none); it is then used in planning in place of the partition conjuncts
+ * of the row filter, which still filters rows when read. `predicate` is copied (NULL clears).
+ * EINVAL naming the column when it names a column the read schema lacks. */
+int paimon_read_builder_set_partition_filter(paimon_read_builder *rb,
+                                             const paimon_predicate *predicate, paimon_error *err);
+
+/* Row limit (pypaimon's / Java's ReadBuilder.withLimit). Every stream read through `rb` ends after
+ * `limit` rows (0: no rows). Planning also pushes it down as Java's applyPushDownLimit: splits
+ * are kept in plan order only until their row counts (rows of the split minus the rows its
+ * deletion vector deletes) reach `limit`; nothing is dropped when the row filter reads a
+ * non-partition column (counts say nothing about how many rows pass it), on data-evolution tables
+ * with deletion vectors, or when a split's count is unknown (a part of a file with a deletion
+ * vector). EINVAL for limit < 0. */
+int paimon_read_builder_set_limit(paimon_read_builder *rb, int64_t limit, paimon_error *err);
+void paimon_read_builder_clear_limit(paimon_read_builder *rb);
+
+/* Reads only subtask `index`'s share of `count` (pypaimon's TableScan.with_shard). The table's
+ * rows are numbered by position and divided evenly into contiguous blocks, the first
+ * (rows % count) subtasks one row more; the shards of 0..count-1 together read every row exactly
+ * once. Positions count, on data-evolution tables, the distinct row ids of the planned files in
+ * row-id order (a shard is a row-id range; groups at its edges are read in part), and on other
+ * tables the physical rows of the planned files in plan order (files at the edges are read in
+ * part). Deleted rows count (deletion vectors and the row filter apply after), and so does
+ * everything planning kept, so the same filter must be given to every shard. EINVAL, with
+ * pypaimon's messages, for count <= 0, index < 0, index >= count, or a slice already set. */
+int paimon_read_builder_set_shard(paimon_read_builder *rb, int64_t index, int64_t count,
+                                  paimon_error *err);
+/* Reads positions [start, end) only (pypaimon's TableScan.with_slice; positions as for shards;
+ * an end past the last row is clipped). EINVAL for start < 0 or start >= end, or a shard set. */
+int paimon_read_builder_set_slice(paimon_read_builder *rb, int64_t start, int64_t end,
+                                  paimon_error *err);
+
 /* Plans the splits to read. */
 int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_error *err);
 void paimon_plan_free(paimon_plan *plan);
 /* The snapshot the plan reads (0 for a table without snapshots). */
 int64_t paimon_plan_snapshot_id(const paimon_plan *plan);
 size_t paimon_plan_split_count(const paimon_plan *plan);
-/* Rows in split i (files' row counts, before filters and deletion vectors). */
+/* Rows in split i (files' row counts, before filters and deletion vectors; for a split a shard
+ * or slice reads in part, the rows of that part). */
 int64_t paimon_plan_split_row_count(const paimon_plan *plan, size_t i);
 
 /* Streams the rows of splits `indices[0..n)` of `plan` (all splits when indices is NULL). */

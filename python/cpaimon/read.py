@@ -1,13 +1,74 @@
 """Reads, as in pypaimon: ``table.new_read_builder()`` → ``new_scan().plan().splits()`` and
-``new_read().to_arrow(splits)`` / ``to_pandas`` / ``to_arrow_batch_reader``.
+``new_read().to_arrow(splits)`` / ``to_pandas`` / ``to_arrow_batch_reader`` / ``to_iterator`` /
+``to_duckdb``.
 
 Time travel — ``with_snapshot(n)``, or a table from ``table.copy({'scan.snapshot-id': 'n'})`` —
-reads snapshot n with the schema it was written with (include/cpaimon/read.h)."""
-from typing import List, Optional
+reads snapshot n with the schema it was written with (include/cpaimon/read.h).
+
+``with_limit``, ``with_partition_filter``, ``TableScan.with_shard`` / ``with_slice`` have
+pypaimon's semantics; the planning, the division of rows among shards and the row limit are done
+by the C library (include/cpaimon/read.h)."""
+from enum import Enum
+from typing import Iterator, List, Optional
 
 import pyarrow as pa
 
 from cpaimon import _cpaimon
+
+
+class RowKind(Enum):
+    """pypaimon's RowKind (pypaimon.table.row.row_kind). Rows of append tables are INSERT."""
+    INSERT = 0
+    UPDATE_BEFORE = 1
+    UPDATE_AFTER = 2
+    DELETE = 3
+
+
+class InternalRow:
+    """A row yielded by ``TableRead.to_iterator``, with the accessors of pypaimon's rows
+    (OffsetRow): ``get_field(pos)`` (the value as pyarrow's ``to_pylist`` gives it; IndexError
+    past the last column), ``get_row_kind()`` (always RowKind.INSERT: append tables hold
+    inserted rows only), ``row_kind_byte``, ``arity`` / ``len(row)`` and ``row_tuple``. Unlike
+    pypaimon's, each row is a distinct object, so rows may be kept after the iterator moves on.
+    Blob and vector accessors (get_blob, get_vector) are not provided."""
+
+    __slots__ = ("row_tuple",)
+
+    def __init__(self, values: tuple):
+        self.row_tuple = values
+
+    @property
+    def arity(self) -> int:
+        return len(self.row_tuple)
+
+    @property
+    def row_kind_byte(self) -> int:
+        return RowKind.INSERT.value
+
+    def get_field(self, pos: int):
+        if pos >= len(self.row_tuple):
+            raise IndexError(f"Position {pos} is out of bounds for row arity {len(self.row_tuple)}")
+        return self.row_tuple[pos]
+
+    def get_row_kind(self) -> RowKind:
+        return RowKind.INSERT
+
+    def __len__(self) -> int:
+        return len(self.row_tuple)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, InternalRow) and self.row_tuple == other.row_tuple
+
+    def __hash__(self) -> int:
+        return hash(self.row_tuple)
+
+    def __repr__(self) -> str:
+        return f"InternalRow{self.row_tuple!r}"
+
+
+def _check_int(value, what: str):
+    if not isinstance(value, int):
+        raise TypeError(f"{what} must be an integer, got {type(value).__name__}")
 
 
 class Split:
@@ -34,6 +95,8 @@ class ReadBuilder:
         self._predicate = None
         self._snapshot_id = None
         self._batch_size = None
+        self._limit = None
+        self._partition_filter = None
 
     def with_projection(self, projection: List[str]) -> "ReadBuilder":
         self._projection = list(projection) if projection is not None else None
@@ -41,6 +104,23 @@ class ReadBuilder:
 
     def with_filter(self, predicate) -> "ReadBuilder":
         self._predicate = predicate
+        return self
+
+    def with_limit(self, limit: Optional[int]) -> "ReadBuilder":
+        """Reads return at most `limit` rows, and planning keeps splits only until their row
+        counts reach it (pypaimon's push-down: not when the filter reads a non-partition
+        column). As pypaimon, a limit of 0 or below reads no rows; None removes the limit."""
+        if limit is not None:
+            _check_int(limit, "limit")
+        self._limit = limit
+        return self
+
+    def with_partition_filter(self, predicate) -> "ReadBuilder":
+        """Skips partitions by `predicate` (pypaimon's with_partition_filter): its top-level AND
+        conjuncts that read partition keys only are used, the others are ignored, as pypaimon
+        does; an unknown column is a ValueError. Combines with with_filter, which still filters
+        the rows read."""
+        self._partition_filter = predicate
         return self
 
     def with_snapshot(self, snapshot_id: int) -> "ReadBuilder":
@@ -59,9 +139,15 @@ class ReadBuilder:
         self._batch_size = rows
         return self
 
-    def _native(self):
+    def _native(self, shard=None, slice_=None):
         rb = _cpaimon.read_builder_new(self.table._handle)
         kwargs = {}
+        if self._limit is not None:
+            kwargs["limit"] = max(self._limit, 0)
+        if shard is not None:
+            kwargs["shard"] = shard
+        if slice_ is not None:
+            kwargs["slice"] = slice_
         if self._projection is not None:
             kwargs["projection"] = self._projection
         snapshot, _ = self._snapshot()
@@ -72,6 +158,8 @@ class ReadBuilder:
         _cpaimon.read_builder_configure(rb, **kwargs)
         if self._predicate is not None:
             _cpaimon.read_builder_set_filter(rb, self._predicate._handle)
+        if self._partition_filter is not None:
+            _cpaimon.read_builder_set_partition_filter(rb, self._partition_filter._handle)
         return rb
 
     def new_predicate_builder(self):
@@ -91,12 +179,42 @@ class ReadBuilder:
 class TableScan:
     def __init__(self, builder: ReadBuilder):
         self._builder = builder
+        self._shard = None
+        self._slice = None
+
+    def with_shard(self, idx_of_this_subtask: int, number_of_para_subtasks: int) -> "TableScan":
+        """Plans only subtask `idx_of_this_subtask`'s share of the rows, out of
+        `number_of_para_subtasks` (pypaimon's rows-by-position division; the shards together
+        read every row once). ValueError with pypaimon's messages for a bad pair."""
+        if not isinstance(number_of_para_subtasks, int) or number_of_para_subtasks <= 0:
+            raise ValueError("number_of_para_subtasks must be a positive integer")
+        if not isinstance(idx_of_this_subtask, int) or idx_of_this_subtask < 0:
+            raise ValueError("idx_of_this_subtask must be a non-negative integer")
+        if self._slice is not None:
+            raise ValueError("with_shard and with_slice cannot be used simultaneously")
+        shard = (int(idx_of_this_subtask), int(number_of_para_subtasks))
+        # The C library checks the values (and raises pypaimon's message) now, not at plan().
+        _cpaimon.read_builder_configure(_cpaimon.read_builder_new(self._builder.table._handle),
+                                        shard=shard)
+        self._shard = shard
+        return self
+
+    def with_slice(self, start_pos: int, end_pos: int) -> "TableScan":
+        """Plans only rows at positions [start_pos, end_pos) (positions as for with_shard)."""
+        if (not isinstance(start_pos, int) or not isinstance(end_pos, int) or start_pos < 0
+                or start_pos >= end_pos):
+            raise ValueError("start_pos must be non-negative and less than end_pos; "
+                             "both must be integers")
+        if self._shard is not None:
+            raise ValueError("with_slice and with_shard cannot be used simultaneously")
+        self._slice = (int(start_pos), int(end_pos))
+        return self
 
     def plan(self) -> Plan:
         snapshot, error = self._builder._snapshot()
         if error is not None:
             raise error
-        rb = self._builder._native()
+        rb = self._builder._native(self._shard, self._slice)
         if snapshot is not None:
             try:
                 _cpaimon.read_builder_read_schema(rb)
@@ -110,6 +228,8 @@ class TableScan:
 class TableRead:
     def __init__(self, builder: ReadBuilder):
         self._builder = builder
+        # As pypaimon's new_read(): the limit in force when the read was made.
+        self._limit = None if builder._limit is None else max(builder._limit, 0)
 
     def _stream(self, splits: Optional[List[Split]]):
         if not splits:
@@ -117,7 +237,7 @@ class TableRead:
         plan = splits[0]._plan
         if any(s._plan is not plan for s in splits):
             raise ValueError("splits must come from one plan")
-        return _cpaimon.plan_read(plan._rb, plan._handle, [s.index for s in splits])
+        return _cpaimon.plan_read(plan._rb, plan._handle, [s.index for s in splits], self._limit)
 
     def to_arrow_batch_reader(self, splits: List[Split]) -> pa.RecordBatchReader:
         stream = self._stream(splits)
@@ -130,3 +250,21 @@ class TableRead:
 
     def to_pandas(self, splits: List[Split]):
         return self.to_arrow(splits).to_pandas()
+
+    def to_iterator(self, splits: List[Split]) -> Iterator[InternalRow]:
+        """The rows of `splits` one by one, as InternalRow objects (get_field(i),
+        get_row_kind(), ...), streamed batch by batch; at most the limit's rows."""
+        reader = self.to_arrow_batch_reader(splits)
+        for batch in reader:
+            columns = [column.to_pylist() for column in batch.columns]
+            for values in zip(*columns):
+                yield InternalRow(values)
+
+    def to_duckdb(self, splits: List[Split], table_name: str, connection=None):
+        """Registers the rows of `splits` (an Arrow table) in DuckDB as `table_name`, on
+        `connection` or a new in-memory connection, and returns the connection."""
+        import duckdb
+
+        con = connection or duckdb.connect(database=":memory:")
+        con.register(table_name, self.to_arrow(splits))
+        return con

@@ -9,6 +9,7 @@
 
 #include "cpaimon/catalog.h"
 #include "cpaimon/commit.h"
+#include "cpaimon/predicate.h"
 #include "cpaimon/read.h"
 #include "cpaimon/write.h"
 #include "module.h"
@@ -604,8 +605,8 @@ static PyObject *py_commit_set_overwrite(PyObject *self, PyObject *args) {
   PyObject *ret = NULL;
   if (ok) {
     paimon_error err;
-    int rc = paimon_commit_set_overwrite(c, (paimon_overwrite_mode)mode, keys, values,
-                                         (size_t)i, &err);
+    int rc =
+        paimon_commit_set_overwrite(c, (paimon_overwrite_mode)mode, keys, values, (size_t)i, &err);
     if (rc != 0)
       cp_py_raise(rc, &err);
     else
@@ -643,13 +644,24 @@ static PyObject *py_rb_new(PyObject *self, PyObject *args) {
   return wrap(rb, &K_RB, cap);
 }
 
+/* An optional (int, int) keyword argument: 1 when given, 0 when None, -1 on a bad value. */
+static int int_pair(PyObject *obj, const char *what, long long *a, long long *b) {
+  if (obj == Py_None) return 0;
+  if (!PyArg_ParseTuple(obj, "LL", a, b)) {
+    PyErr_Format(PyExc_TypeError, "%s must be a pair of integers", what);
+    return -1;
+  }
+  return 1;
+}
+
 static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"rb", "projection", "row_tracking", "snapshot_id", "batch_size", NULL};
-  PyObject *cap, *projection = Py_None;
+  static char *kwlist[] = {"rb",    "projection", "row_tracking", "snapshot_id", "batch_size",
+                           "limit", "shard",      "slice",        NULL};
+  PyObject *cap, *projection = Py_None, *limit = Py_None, *shard = Py_None, *slice = Py_None;
   int row_tracking = 0;
-  long long snapshot = -1, batch = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpLL", kwlist, &cap, &projection, &row_tracking,
-                                   &snapshot, &batch))
+  long long snapshot = -1, batch = 0, a = 0, b = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpLLOOO", kwlist, &cap, &projection,
+                                   &row_tracking, &snapshot, &batch, &limit, &shard, &slice))
     return NULL;
   paimon_read_builder *rb = unwrap(cap, &K_RB);
   if (!rb) return NULL;
@@ -666,6 +678,35 @@ static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwarg
   }
   if (row_tracking) CALL(paimon_read_builder_with_row_tracking(rb, &err));
   if (batch > 0) paimon_read_builder_set_batch_size(rb, batch);
+  if (limit != Py_None) {
+    long long n = PyLong_AsLongLong(limit);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    CALL(paimon_read_builder_set_limit(rb, n, &err));
+  }
+  int given = int_pair(shard, "shard", &a, &b);
+  if (given < 0) return NULL;
+  if (given) CALL(paimon_read_builder_set_shard(rb, a, b, &err));
+  if ((given = int_pair(slice, "slice", &a, &b)) < 0) return NULL;
+  if (given) CALL(paimon_read_builder_set_slice(rb, a, b, &err));
+  Py_RETURN_NONE;
+}
+
+/* read_builder_set_partition_filter(rb, predicate or None) — the builder copies the predicate. */
+static PyObject *py_rb_set_partition_filter(PyObject *self, PyObject *args) {
+  PyObject *cap, *pcap;
+  if (!PyArg_ParseTuple(args, "OO", &cap, &pcap)) return NULL;
+  paimon_read_builder *rb = unwrap(cap, &K_RB);
+  if (!rb) return NULL;
+  paimon_predicate *p = NULL;
+  if (pcap != Py_None) {
+    if (!PyCapsule_IsValid(pcap, "cpaimon.predicate")) {
+      PyErr_SetString(PyExc_TypeError, "expected a cpaimon.predicate handle or None");
+      return NULL;
+    }
+    p = PyCapsule_GetPointer(pcap, "cpaimon.predicate");
+  }
+  paimon_error err;
+  CALL(paimon_read_builder_set_partition_filter(rb, p, &err));
   Py_RETURN_NONE;
 }
 
@@ -722,13 +763,23 @@ static PyObject *py_plan_info(PyObject *self, PyObject *args) {
   return out;
 }
 
-/* plan_read(rb, plan, indices or None) -> ArrowStream */
+/* plan_read(rb, plan, indices or None[, limit]) -> ArrowStream. `limit` (an int, or None for
+ * none) replaces the builder's row limit for this and later reads through `rb`. */
 static PyObject *py_plan_read(PyObject *self, PyObject *args) {
-  PyObject *rbcap, *pcap, *indices;
-  if (!PyArg_ParseTuple(args, "OOO", &rbcap, &pcap, &indices)) return NULL;
+  PyObject *rbcap, *pcap, *indices, *limit = NULL;
+  if (!PyArg_ParseTuple(args, "OOO|O", &rbcap, &pcap, &indices, &limit)) return NULL;
   paimon_read_builder *rb = unwrap(rbcap, &K_RB);
   paimon_plan *p = rb ? unwrap(pcap, &K_PLAN) : NULL;
   if (!p) return NULL;
+  if (limit == Py_None) {
+    paimon_read_builder_clear_limit(rb);
+  } else if (limit) {
+    long long n = PyLong_AsLongLong(limit);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    paimon_error lerr;
+    int lrc = paimon_read_builder_set_limit(rb, n, &lerr);
+    if (lrc) return cp_py_raise(lrc, &lerr);
+  }
   size_t *idx = NULL, n = 0;
   if (indices != Py_None) {
     PyObject *fast = PySequence_Fast(indices, "indices must be a sequence of ints");
@@ -824,6 +875,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"read_builder_schema", py_rb_schema, METH_VARARGS, NULL},
     {"read_builder_plan", py_rb_plan, METH_VARARGS, NULL},
     {"read_builder_read_schema", py_rb_read_schema, METH_VARARGS, NULL},
+    {"read_builder_set_partition_filter", py_rb_set_partition_filter, METH_VARARGS, NULL},
     {"plan_info", py_plan_info, METH_VARARGS, NULL},
     {"plan_read", py_plan_read, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};

@@ -106,12 +106,61 @@ static int plan_de_bucket(paimon_plan *p, size_t *cap, cp_manifest_entry *files,
                   NULL,
                   0,
                   0,
+                  0,
+                  false,
+                  0,
                   0};
     rc = push_split(p, cap, &s, err);
     start = end;
   }
   free(r);
   return rc;
+}
+
+static int cmp_bucket_key(const cp_manifest_entry *a, const cp_manifest_entry *b) {
+  if (a->bucket != b->bucket) return a->bucket < b->bucket ? -1 : 1;
+  if (a->partition.len != b->partition.len) return a->partition.len < b->partition.len ? -1 : 1;
+  return a->partition.len ? memcmp(a->partition.data, b->partition.data, a->partition.len) : 0;
+}
+
+typedef struct keyed {
+  size_t index, first; /* manifest position; first position of its (partition, bucket) */
+  const cp_manifest_entry *e;
+} keyed;
+
+static int cmp_keyed_bucket(const void *x, const void *y) {
+  const keyed *a = x, *b = y;
+  int c = cmp_bucket_key(a->e, b->e);
+  if (c) return c;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_keyed_first(const void *x, const void *y) {
+  const keyed *a = x, *b = y;
+  if (a->first != b->first) return a->first < b->first ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The order pypaimon and Java read the files of a table without data evolution in: grouped by
+ * (partition, bucket) in order of first appearance, manifest order inside a group. Shards and
+ * limits count rows in this order, so it must be theirs. *out is malloc'd (n entries). */
+static int bucket_order(const cp_manifest_entry *files, size_t n, size_t **out, paimon_error *err) {
+  keyed *k = malloc((n ? n : 1) * sizeof *k);
+  *out = malloc((n ? n : 1) * sizeof **out);
+  if (!k || !*out) {
+    free(k);
+    free(*out);
+    *out = NULL;
+    return CP_ENOMEM(err, "plan");
+  }
+  for (size_t i = 0; i < n; i++) k[i] = (keyed){i, i, &files[i]};
+  qsort(k, n, sizeof *k, cmp_keyed_bucket);
+  for (size_t i = 1; i < n; i++)
+    if (cmp_bucket_key(k[i - 1].e, k[i].e) == 0) k[i].first = k[i - 1].first;
+  qsort(k, n, sizeof *k, cmp_keyed_first);
+  for (size_t i = 0; i < n; i++) (*out)[i] = k[i].index;
+  free(k);
+  return PAIMON_OK;
 }
 
 /* ------------------------------------ pruning ------------------------------------ */
@@ -130,9 +179,10 @@ int cp_table_filter_row(paimon_table *t, cp_type **out, paimon_error *err) {
 typedef struct prune_ctx {
   paimon_table *t;
   const cp_table_schema *schema; /* the one the filter is bound to */
-  const cp_expr *filter;
-  size_t n_cols;    /* columns of the filter row */
-  size_t *part_col; /* partition key i -> filter row column */
+  const cp_expr *filter;         /* may be NULL when part_filter is set */
+  const cp_expr *part_filter;    /* decides partitions when set, else `filter` does */
+  size_t n_cols;                 /* columns of the filter row */
+  size_t *part_col;              /* partition key i -> filter row column */
   const cp_type **part_types;
   size_t n_part;
   cp_datum *row; /* scratch: one datum per filter row column */
@@ -158,10 +208,11 @@ static void prune_free(prune_ctx *c) {
 }
 
 static int prune_init(prune_ctx *c, paimon_table *t, const cp_table_schema *s,
-                      const cp_expr *filter, paimon_error *err) {
+                      const cp_expr *filter, const cp_expr *part_filter, paimon_error *err) {
   c->t = t;
   c->schema = s;
   c->filter = filter;
+  c->part_filter = part_filter;
   c->err = err;
   c->n_cols = s->row->n_fields + (t->options.row_tracking ? 2 : 0);
   c->n_part = s->n_partition_keys;
@@ -201,6 +252,10 @@ static void clear_unit(prune_ctx *c, int64_t row_count) {
   c->row_count = row_count;
 }
 
+static const cp_expr *part_expr(const prune_ctx *c) {
+  return c->part_filter ? c->part_filter : c->filter;
+}
+
 /* A manifest whose partition statistics cannot match is skipped without reading it. */
 static bool prune_manifest(void *ctx, const cp_manifest_file_meta *m) {
   prune_ctx *c = ctx;
@@ -222,7 +277,7 @@ static bool prune_manifest(void *ctx, const cp_manifest_file_meta *m) {
       c->maxs[col] = maxs[i];
       c->nulls[col] = s->null_count_known[i] ? s->null_counts[i] : -1;
     }
-    if (cp_expr_may_match(c->filter, unit_stats, c, &match, NULL) != 0) match = true;
+    if (cp_expr_may_match(part_expr(c), unit_stats, c, &match, NULL) != 0) match = true;
   }
   free(mins);
   free(maxs);
@@ -302,11 +357,11 @@ static bool prune_entry(void *ctx, const cp_manifest_entry *e) {
       c->present[c->part_col[i]] = true;
     }
     cp_truth truth = CP_TRUE;
-    if (cp_expr_eval_row(c->filter, c->row, c->present, &truth, NULL) == 0 &&
+    if (cp_expr_eval_row(part_expr(c), c->row, c->present, &truth, NULL) == 0 &&
         (truth == CP_FALSE || truth == CP_NULL))
       return false;
   }
-  if (c->t->options.data_evolution || e->kind != CP_FILE_KIND_ADD) return true;
+  if (!c->filter || c->t->options.data_evolution || e->kind != CP_FILE_KIND_ADD) return true;
   clear_unit(c, e->file.row_count);
   bool match = true;
   load_file_stats(c, &e->file);
@@ -321,6 +376,12 @@ int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_e
 
 int cp_plan_snapshot_schema(paimon_table *t, const cp_table_schema *schema, const cp_snapshot *snap,
                             const struct cp_expr *filter, paimon_plan **out, paimon_error *err) {
+  return cp_plan_snapshot_parts(t, schema, snap, filter, NULL, out, err);
+}
+
+int cp_plan_snapshot_parts(paimon_table *t, const cp_table_schema *schema, const cp_snapshot *snap,
+                           const struct cp_expr *filter, const struct cp_expr *part_filter,
+                           paimon_plan **out, paimon_error *err) {
   paimon_plan *p = calloc(1, sizeof *p);
   if (!p) return CP_ENOMEM(err, "plan");
   cp_entry_vec files = {0};
@@ -331,9 +392,10 @@ int cp_plan_snapshot_schema(paimon_table *t, const cp_table_schema *schema, cons
   cp_partition_filter pf = {prune_manifest, prune_entry, &pc};
   if (snap) {
     p->snapshot_id = snap->id;
-    if (filter) rc = prune_init(&pc, t, schema, filter, err);
+    bool prune = filter || part_filter;
+    if (prune) rc = prune_init(&pc, t, schema, filter, part_filter, err);
     if (!rc)
-      rc = cp_snapshot_entries(t->fs, t->path, snap, filter ? &pf : NULL, false, &p->arena, &files,
+      rc = cp_snapshot_entries(t->fs, t->path, snap, prune ? &pf : NULL, false, &p->arena, &files,
                                err);
     if (!rc && pc.rc) rc = pc.rc;
   }
@@ -355,13 +417,15 @@ int cp_plan_snapshot_schema(paimon_table *t, const cp_table_schema *schema, cons
     free(done);
     free(bucket);
   } else {
-    for (size_t i = 0; i < files.n && !rc; i++) {
+    size_t *order = NULL;
+    if (!rc) rc = bucket_order(files.items, files.n, &order, err);
+    for (size_t k = 0; k < files.n && !rc; k++) {
       cp_manifest_entry *e = cp_arena_alloc(&p->arena, sizeof *e);
       if (!e) {
         rc = CP_ENOMEM(err, "plan");
         break;
       }
-      *e = files.items[i];
+      *e = files.items[order[k]];
       cp_split s = {e->partition,
                     e->bucket,
                     e,
@@ -372,9 +436,13 @@ int cp_plan_snapshot_schema(paimon_table *t, const cp_table_schema *schema, cons
                     NULL,
                     0,
                     0,
+                    0,
+                    false,
+                    0,
                     0};
       rc = push_split(p, &cap, &s, err);
     }
+    free(order);
   }
   cp_entry_vec_free(&files);
   prune_free(&pc);

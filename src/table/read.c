@@ -67,6 +67,8 @@ struct paimon_read_builder {
   int64_t batch_size;
   cp_expr *filter;              /* unbound copy of the caller's predicate, or NULL */
   bool ignore_deletion_vectors; /* updaters' copy reads (cp_read_builder_ignore_deletion_vectors) */
+  cp_expr *part_filter;         /* unbound copy of the partition filter (NULL: none or cleared) */
+  cp_plan_selection select;     /* shard / slice / limit (plan_select.c) */
 };
 
 void cp_read_builder_ignore_deletion_vectors(paimon_read_builder *rb) {
@@ -94,6 +96,7 @@ void paimon_read_builder_free(paimon_read_builder *rb) {
   if (!rb) return;
   free_projection(rb);
   cp_expr_free(rb->filter);
+  cp_expr_free(rb->part_filter);
   free(rb);
 }
 
@@ -127,12 +130,18 @@ static int bind_filter(paimon_read_builder *rb, const cp_table_schema *schema, c
   return rc;
 }
 
-/* Binds the filter now, so that errors name the caller's mistake where it is made. */
+static int bind_part_filter(paimon_read_builder *rb, const cp_table_schema *schema, cp_expr **out,
+                            paimon_error *err);
+
+/* Binds the filters now, so that errors name the caller's mistake where it is made. */
 static int check_filter(paimon_read_builder *rb, paimon_error *err) {
   const cp_table_schema *schema;
   CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
   cp_expr *bound = NULL;
   int rc = bind_filter(rb, schema, &bound, err);
+  cp_expr_free(bound);
+  bound = NULL;
+  if (!rc) rc = bind_part_filter(rb, schema, &bound, err);
   cp_expr_free(bound);
   return rc;
 }
@@ -268,6 +277,63 @@ void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows) {
   rb->batch_size = rows > 0 ? rows : CP_PQ_DEFAULT_BATCH_SIZE;
 }
 
+/* The partition filter's partition conjuncts bound to the filter row of `schema` (NULL when no
+ * partition filter is set). The whole predicate is bound first, so that an unknown column is
+ * an error even in a conjunct that trimming drops. */
+static int bind_part_filter(paimon_read_builder *rb, const cp_table_schema *schema, cp_expr **out,
+                            paimon_error *err) {
+  *out = NULL;
+  if (!rb->part_filter) return PAIMON_OK;
+  cp_type *row = NULL;
+  cp_expr *whole = NULL, *trimmed = NULL;
+  int rc = cp_schema_filter_row(rb->t, schema, &row, err);
+  if (!rc) rc = cp_expr_bind(rb->part_filter, row, false, &whole, err);
+  if (rc == PAIMON_ENOTFOUND && err) rc = err->code = PAIMON_EINVAL;
+  if (!rc) rc = cp_partition_conjuncts(rb->part_filter, schema, &trimmed, err);
+  if (!rc) rc = cp_expr_bind(trimmed, row, false, out, err);
+  if (rc) paimon_error_prefix(err, "partition filter on table %s", rb->t->full_name);
+  cp_expr_free(whole);
+  cp_expr_free(trimmed);
+  cp_type_free(row);
+  return rc;
+}
+
+int paimon_read_builder_set_partition_filter(paimon_read_builder *rb, const paimon_predicate *p,
+                                             paimon_error *err) {
+  cp_expr *copy = NULL, *old = rb->part_filter;
+  if (p) CP_RETURN_IF_ERROR(cp_expr_copy(&copy, p->expr, err));
+  rb->part_filter = copy;
+  int rc = check_filter(rb, err);
+  if (rc) {
+    rb->part_filter = old;
+    cp_expr_free(copy);
+  } else {
+    cp_expr_free(old);
+  }
+  return rc;
+}
+
+int paimon_read_builder_set_limit(paimon_read_builder *rb, int64_t limit, paimon_error *err) {
+  if (limit < 0)
+    return paimon_error_set(err, PAIMON_EINVAL, "limit %" PRId64 " on table %s: must be >= 0",
+                            limit, rb->t->full_name);
+  rb->select.has_limit = true;
+  rb->select.limit = limit;
+  return PAIMON_OK;
+}
+
+void paimon_read_builder_clear_limit(paimon_read_builder *rb) { rb->select.has_limit = false; }
+
+int paimon_read_builder_set_shard(paimon_read_builder *rb, int64_t index, int64_t count,
+                                  paimon_error *err) {
+  return cp_plan_selection_shard(&rb->select, index, count, err);
+}
+
+int paimon_read_builder_set_slice(paimon_read_builder *rb, int64_t start, int64_t end,
+                                  paimon_error *err) {
+  return cp_plan_selection_slice(&rb->select, start, end, err);
+}
+
 /* ------------------------------------ output columns ------------------------------------ */
 
 static void free_cols(out_col *cols, size_t n) {
@@ -374,9 +440,21 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_
   const cp_table_schema *schema = NULL;
   cp_expr *filter = NULL;
   if (!rc) rc = read_schema(rb, &schema, err);
+  cp_expr *part_filter = NULL;
   if (!rc) rc = bind_filter(rb, schema, &filter, err);
-  if (!rc) rc = cp_plan_snapshot_schema(t, schema, snap, filter, out, err);
+  if (!rc) rc = bind_part_filter(rb, schema, &part_filter, err);
+  cp_plan_selection sel = rb->select;
+  if (!rc && sel.has_limit)
+    rc = cp_filter_reads_partitions_only(filter, schema, &sel.push_limit, err);
+  paimon_plan *plan = NULL;
+  if (!rc) rc = cp_plan_snapshot_parts(t, schema, snap, filter, part_filter, &plan, err);
+  if (!rc) rc = cp_plan_select(t, plan, &sel, err);
+  if (!rc)
+    *out = plan;
+  else
+    paimon_plan_free(plan);
   cp_expr_free(filter);
+  cp_expr_free(part_filter);
   cp_snapshot_free(snap);
   if (rc) paimon_error_prefix(err, "table %s", t->full_name);
   return rc;
@@ -418,7 +496,9 @@ typedef struct read_state {
   int64_t position, rows_total; /* rows produced so far / rows of the split */
   bool has_first_row_id;
   int64_t first_row_id, max_seq;
-  cp_dv *dv; /* the split's deletion vector (positions before deletes), or NULL */
+  cp_dv *dv;           /* the split's deletion vector (positions before deletes), or NULL */
+  const cp_split *cur; /* the split being opened or read */
+  int64_t remaining;   /* rows the limit still lets through, or -1 without a limit */
 } read_state;
 
 static void close_split(read_state *s) {
@@ -494,11 +574,24 @@ static int open_part(read_state *s, const cp_manifest_entry *e, const cp_pq_colu
   o.columns = req;
   o.num_columns = n;
   o.batch_size = s->batch_size;
+  /* A shard's part of a split: the files of a split share positions (a group's files are
+   * aligned), so each reads the same range, and whole pages outside it are skipped. */
+  cp_pq_row_range range = {0, e->file.row_count};
+  if (s->cur && s->cur->sliced) {
+    range = (cp_pq_row_range){s->cur->slice_from, s->cur->slice_to};
+    o.row_ranges = &range;
+    o.num_row_ranges = 1;
+  }
   int rc = cp_pq_reader_open(&part->reader, s->t->fs, path, &o, err);
-  if (!rc && cp_pq_reader_selected_rows(part->reader) != e->file.row_count)
+  if (!rc && range.end > e->file.row_count)
+    rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                          "data file %s has %" PRId64 " rows, fewer than its group's %" PRId64,
+                          path, e->file.row_count, range.end);
+  if (!rc && cp_pq_reader_selected_rows(part->reader) != range.end - range.start)
     rc = paimon_error_set(err, PAIMON_ECORRUPT,
                           "data file %s has %" PRId64 " rows but its manifest entry says %" PRId64,
-                          path, cp_pq_reader_selected_rows(part->reader), e->file.row_count);
+                          path, cp_pq_reader_selected_rows(part->reader) + range.start,
+                          e->file.row_count);
   free(path);
   return rc;
 }
@@ -825,8 +918,8 @@ static int apply_dv(read_state *s, struct ArrowArray *batch, bool *empty, paimon
   return PAIMON_OK;
 }
 
-static int producer_next(void *state, struct ArrowArray *out, paimon_error *err) {
-  read_state *s = state;
+/* The next non-empty batch of the splits (out->release NULL at the end). */
+static int next_batch(read_state *s, struct ArrowArray *out, paimon_error *err) {
   for (;;) {
     if (!s->open) {
       if (s->next_split >= s->n_splits) {
@@ -834,8 +927,11 @@ static int producer_next(void *state, struct ArrowArray *out, paimon_error *err)
         return PAIMON_OK;
       }
       const cp_split *sp = &s->splits[s->next_split++];
-      s->position = 0;
+      s->cur = sp;
       int rc = sp->merged ? open_merged(s, sp, err) : open_plain(s, sp, err);
+      /* Positions stay physical (for _ROW_ID and the DV) when a shard reads part of the split. */
+      s->position = sp->sliced ? sp->slice_from : 0;
+      if (sp->sliced) s->rows_total = sp->slice_to;
       if (!rc && sp->dv_path)
         rc = cp_dv_load(s->t->fs, sp->dv_path, sp->dv_offset, sp->dv_length, &s->dv, err);
       if (rc) {
@@ -860,6 +956,31 @@ static int producer_next(void *state, struct ArrowArray *out, paimon_error *err)
     CP_RETURN_IF_ERROR(apply_filter(s, out, &empty, err));
     if (!empty) return PAIMON_OK;
   }
+}
+
+/* Batches of the splits, ending after the limit's rows (pypaimon's LimitedRecordBatchReader):
+ * the last batch is cut, and no further file is opened. */
+static int producer_next(void *state, struct ArrowArray *out, paimon_error *err) {
+  read_state *s = state;
+  if (s->remaining == 0) {
+    close_split(s);
+    out->release = NULL;
+    return PAIMON_OK;
+  }
+  CP_RETURN_IF_ERROR(next_batch(s, out, err));
+  if (s->remaining < 0 || !out->release) return PAIMON_OK;
+  if (out->length > s->remaining) {
+    int rc = PAIMON_OK;
+    for (int64_t i = 0; i < out->n_children && !rc; i++)
+      rc = cp_array_slice_inplace(out->children[i], 0, s->remaining, err);
+    if (rc) {
+      out->release(out);
+      return rc;
+    }
+    out->length = s->remaining;
+  }
+  s->remaining -= out->length;
+  return PAIMON_OK;
 }
 
 /* Adds the columns the filter reads that the output lacks, and renumbers the filter's column
@@ -903,6 +1024,7 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
   if (!s) return CP_ENOMEM(err, "read");
   s->t = rb->t;
   s->batch_size = rb->batch_size;
+  s->remaining = rb->select.has_limit ? rb->select.limit : -1;
   const cp_table_schema *table_schema = NULL;
   int rc = read_schema(rb, &table_schema, err);
   if (!rc) rc = resolve_cols(rb, table_schema, &s->cols, &s->n_cols, err);

@@ -27,6 +27,10 @@ typedef struct cp_split {
    * data-evolution group, its anchor's first row). dv_path is NULL when no row is deleted. */
   const char *dv_path;
   int64_t dv_offset, dv_length, dv_cardinality;
+  /* A shard or slice reads physical positions [slice_from, slice_to) of the split only (counted
+   * like DV positions); row_count is then that part's size. */
+  bool sliced;
+  int64_t slice_from, slice_to;
 } cp_split;
 
 struct paimon_plan {
@@ -55,6 +59,44 @@ int cp_plan_snapshot(paimon_table *t, const cp_snapshot *snap, const struct cp_e
 /* As cp_plan_snapshot with `filter` bound to cp_schema_filter_row(t, schema) (time travel). */
 int cp_plan_snapshot_schema(paimon_table *t, const cp_table_schema *schema, const cp_snapshot *snap,
                             const struct cp_expr *filter, paimon_plan **out, paimon_error *err);
+
+/* What a scan keeps of a plan after pruning (paimon_read_builder_set_shard / _set_slice /
+ * _set_limit). */
+typedef enum { CP_SELECT_ALL, CP_SELECT_SHARD, CP_SELECT_SLICE } cp_select_mode;
+typedef struct cp_plan_selection {
+  cp_select_mode mode;
+  int64_t a, b; /* shard: index, count; slice: start, end */
+  bool has_limit;
+  int64_t limit;
+  bool push_limit; /* false when the row filter reads a non-partition column */
+} cp_plan_selection;
+
+/* Narrows `p` in place to the shard or slice (pypaimon's split generators: by row-id position on
+ * data-evolution tables, by physical position on others), then drops the splits past the limit
+ * (Java's applyPushDownLimit). Splits keep their order. */
+int cp_plan_select(paimon_table *t, paimon_plan *p, const cp_plan_selection *sel,
+                   paimon_error *err);
+
+/* Validates and records a shard / slice (pypaimon's messages; EINVAL). */
+int cp_plan_selection_shard(cp_plan_selection *sel, int64_t index, int64_t count,
+                            paimon_error *err);
+int cp_plan_selection_slice(cp_plan_selection *sel, int64_t start, int64_t end, paimon_error *err);
+
+/* The partition filter pypaimon derives from a with_partition_filter predicate: the AND of the
+ * top-level conjuncts of `unbound` that name partition keys of `schema` only (an unbound copy in
+ * *out, owned by the caller), or TRUE when there is none. */
+int cp_partition_conjuncts(const struct cp_expr *unbound, const cp_table_schema *schema,
+                           struct cp_expr **out, paimon_error *err);
+/* *out: whether the bound filter (NULL: none) reads partition keys only. */
+int cp_filter_reads_partitions_only(const struct cp_expr *bound, const cp_table_schema *schema,
+                                    bool *out, paimon_error *err);
+
+/* As cp_plan_snapshot_schema; when `part_filter` is not NULL (bound like `filter`, reading only
+ * partition keys) it decides which partitions are kept instead of `filter`, which then only
+ * prunes by file statistics. */
+int cp_plan_snapshot_parts(paimon_table *t, const cp_table_schema *schema, const cp_snapshot *snap,
+                           const struct cp_expr *filter, const struct cp_expr *part_filter,
+                           paimon_plan **out, paimon_error *err);
 
 /* Reads through `rb` see snapshot `id`'s files with the table's current schema, unlike the
  * public paimon_read_builder_set_snapshot, which time-travels to the snapshot's own schema. For
