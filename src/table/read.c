@@ -27,7 +27,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include "arrow/array.h"
 #include "arrow/ops.h"
 #include "arrow/schema.h"
@@ -37,428 +36,11 @@
 #include "expr/predicate.h"
 #include "format/parquet/reader.h"
 #include "table/dv.h"
+#include "table/read_internal.h"
 #include "table/scan.h"
 #include "table/store.h"
 #include "types/special_fields.h"
 #include "types/type_arrow.h"
-
-enum { COL_FIELD, COL_ROW_ID, COL_SEQ };
-
-typedef struct out_col {
-  int kind;
-  cp_field field; /* COL_FIELD: a copy of the current field */
-} out_col;
-
-struct paimon_read_builder {
-  paimon_table *t;
-  char **projection;
-  size_t n_projection;
-  bool has_projection;
-  bool row_tracking;
-  bool has_snapshot;
-  int64_t snapshot_id;
-  /* The schema reads use: -1 for the table's, else the time-travel snapshot's schema id. */
-  int64_t schema_id;
-  /* Why the time-travel snapshot could not be loaded (0: it was, or none was asked for). Reads
-   * then keep the table's schema and planning reports the failure, as Java's copy() falls back
-   * to the current schema and its scan fails. */
-  int travel_rc;
-  paimon_error travel_err;
-  int64_t batch_size;
-  cp_expr *filter;              /* unbound copy of the caller's predicate, or NULL */
-  bool ignore_deletion_vectors; /* updaters' copy reads (cp_read_builder_ignore_deletion_vectors) */
-  cp_expr *part_filter;         /* unbound copy of the partition filter (NULL: none or cleared) */
-  cp_plan_selection select;     /* shard / slice / limit (plan_select.c) */
-};
-
-void cp_read_builder_ignore_deletion_vectors(paimon_read_builder *rb) {
-  rb->ignore_deletion_vectors = true;
-}
-
-int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t, paimon_error *err) {
-  paimon_read_builder *rb = calloc(1, sizeof *rb);
-  if (!rb) return CP_ENOMEM(err, "read builder");
-  rb->t = t;
-  rb->schema_id = -1;
-  rb->batch_size = CP_PQ_DEFAULT_BATCH_SIZE;
-  *out = rb;
-  return PAIMON_OK;
-}
-
-static void free_projection(paimon_read_builder *rb) {
-  for (size_t i = 0; i < rb->n_projection; i++) free(rb->projection[i]);
-  free(rb->projection);
-  rb->projection = NULL;
-  rb->n_projection = 0;
-}
-
-void paimon_read_builder_free(paimon_read_builder *rb) {
-  if (!rb) return;
-  free_projection(rb);
-  cp_expr_free(rb->filter);
-  cp_expr_free(rb->part_filter);
-  free(rb);
-}
-
-/* The schema reads through `rb` use (borrowed from the table): the time-travel snapshot's, else
- * the table's. */
-static int read_schema(paimon_read_builder *rb, const cp_table_schema **out, paimon_error *err) {
-  if (rb->schema_id < 0) {
-    *out = rb->t->schema;
-    return PAIMON_OK;
-  }
-  return cp_table_schema_by_id(rb->t, rb->schema_id, out, err);
-}
-
-/* The filter bound to the filter row of `schema` (its columns + hidden), or NULL when there is
- * none. */
-static int bind_filter(paimon_read_builder *rb, const cp_table_schema *schema, cp_expr **out,
-                       paimon_error *err) {
-  *out = NULL;
-  if (!rb->filter) return PAIMON_OK;
-  cp_type *row;
-  CP_RETURN_IF_ERROR(cp_schema_filter_row(rb->t, schema, &row, err));
-  int rc = cp_expr_bind(rb->filter, row, false, out, err);
-  cp_type_free(row);
-  /* An unknown column in a filter is a mistake in the caller's input, not a missing object. */
-  if (rc == PAIMON_ENOTFOUND && err) rc = err->code = PAIMON_EINVAL;
-  if (rc && rb->schema_id >= 0)
-    paimon_error_prefix(err, "filter on table %s at snapshot %" PRId64, rb->t->full_name,
-                        rb->snapshot_id);
-  else if (rc)
-    paimon_error_prefix(err, "filter on table %s", rb->t->full_name);
-  return rc;
-}
-
-static int bind_part_filter(paimon_read_builder *rb, const cp_table_schema *schema, cp_expr **out,
-                            paimon_error *err);
-
-/* Binds the filters now, so that errors name the caller's mistake where it is made. */
-static int check_filter(paimon_read_builder *rb, paimon_error *err) {
-  const cp_table_schema *schema;
-  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
-  cp_expr *bound = NULL;
-  int rc = bind_filter(rb, schema, &bound, err);
-  cp_expr_free(bound);
-  bound = NULL;
-  if (!rc) rc = bind_part_filter(rb, schema, &bound, err);
-  cp_expr_free(bound);
-  return rc;
-}
-
-int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predicate *p,
-                                   paimon_error *err) {
-  cp_expr *copy = NULL;
-  if (p) CP_RETURN_IF_ERROR(cp_expr_copy(&copy, p->expr, err));
-  cp_expr_free(rb->filter);
-  rb->filter = copy;
-  int rc = check_filter(rb, err);
-  if (rc) {
-    cp_expr_free(rb->filter);
-    rb->filter = NULL;
-  }
-  return rc;
-}
-
-static int resolve_one(paimon_read_builder *rb, const cp_table_schema *schema, const char *name,
-                       struct out_col *c, paimon_error *err);
-
-/* Resolves every projected name, so that unknown names fail where the caller made the mistake. */
-static int check_projection(paimon_read_builder *rb, paimon_error *err) {
-  if (!rb->has_projection) return PAIMON_OK;
-  const cp_table_schema *schema;
-  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
-  for (size_t i = 0; i < rb->n_projection; i++) {
-    out_col c;
-    memset(&c, 0, sizeof c);
-    int rc = resolve_one(rb, schema, rb->projection[i], &c, err);
-    if (c.kind == COL_FIELD) cp_field_clear(&c.field);
-    if (rc) return rc;
-  }
-  return PAIMON_OK;
-}
-
-int paimon_read_builder_set_projection(paimon_read_builder *rb, const char *const *cols, size_t n,
-                                       paimon_error *err) {
-  free_projection(rb);
-  rb->has_projection = false;
-  rb->projection = calloc(n ? n : 1, sizeof *rb->projection);
-  if (!rb->projection) return CP_ENOMEM(err, "projection");
-  for (size_t i = 0; i < n; i++) {
-    if (!(rb->projection[i] = strdup(cols[i]))) {
-      rb->n_projection = i;
-      free_projection(rb);
-      return CP_ENOMEM(err, "projection");
-    }
-  }
-  rb->n_projection = n;
-  rb->has_projection = true;
-  int rc = check_projection(rb, err);
-  if (rc) {
-    free_projection(rb);
-    rb->has_projection = false;
-  }
-  return rc;
-}
-
-int paimon_read_builder_with_row_tracking(paimon_read_builder *rb, paimon_error *err) {
-  if (!rb->t->options.row_tracking)
-    return paimon_error_set(err, PAIMON_EINVAL,
-                            "table %s: _ROW_ID and _SEQUENCE_NUMBER need row-tracking.enabled",
-                            rb->t->full_name);
-  rb->row_tracking = true;
-  return PAIMON_OK;
-}
-
-/* Points the builder at snapshot `id`, with that snapshot's schema when `travel`, else the
- * table's; the projection and filter already set must resolve in the new schema, or nothing
- * changes. */
-static int switch_snapshot(paimon_read_builder *rb, int64_t id, bool travel, paimon_error *err) {
-  if (id <= 0) return paimon_error_set(err, PAIMON_EINVAL, "snapshot id %" PRId64, id);
-  bool had = rb->has_snapshot;
-  int64_t old_id = rb->snapshot_id, old_schema = rb->schema_id;
-  int old_rc = rb->travel_rc;
-  paimon_error old_err = rb->travel_err;
-  rb->has_snapshot = true;
-  rb->snapshot_id = id;
-  rb->schema_id = -1;
-  rb->travel_rc = PAIMON_OK;
-  paimon_error_clear(&rb->travel_err);
-  if (travel) {
-    cp_snapshot *snap = NULL;
-    rb->travel_rc = cp_snapshot_load(rb->t->fs, rb->t->path, id, &snap, &rb->travel_err);
-    if (!rb->travel_rc) rb->schema_id = snap->schema_id;
-    cp_snapshot_free(snap);
-  }
-  int rc = check_projection(rb, err);
-  if (!rc) rc = check_filter(rb, err);
-  if (rc) {
-    rb->has_snapshot = had;
-    rb->snapshot_id = old_id;
-    rb->schema_id = old_schema;
-    rb->travel_rc = old_rc;
-    rb->travel_err = old_err;
-  }
-  return rc;
-}
-
-int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
-  return switch_snapshot(rb, id, true, err);
-}
-
-int cp_read_builder_pin_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
-  return switch_snapshot(rb, id, false, err);
-}
-
-int paimon_read_builder_read_schema(paimon_read_builder *rb, int64_t *id, char **json,
-                                    paimon_error *err) {
-  if (json) *json = NULL;
-  *id = rb->t->schema->id;
-  if (rb->travel_rc) {
-    if (err) *err = rb->travel_err;
-    return rb->travel_rc;
-  }
-  const cp_table_schema *schema;
-  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
-  *id = schema->id;
-  if (!json) return PAIMON_OK;
-  cp_buf b = CP_BUF_INIT;
-  int rc = cp_table_schema_write(schema, &b, err);
-  if (!rc) rc = cp_buf_nul_terminate(&b, err);
-  if (rc) {
-    cp_buf_free(&b);
-    return rc;
-  }
-  *json = (char *)cp_buf_detach(&b);
-  return PAIMON_OK;
-}
-
-void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows) {
-  rb->batch_size = rows > 0 ? rows : CP_PQ_DEFAULT_BATCH_SIZE;
-}
-
-/* The partition filter's partition conjuncts bound to the filter row of `schema` (NULL when no
- * partition filter is set). The whole predicate is bound first, so that an unknown column is
- * an error even in a conjunct that trimming drops. */
-static int bind_part_filter(paimon_read_builder *rb, const cp_table_schema *schema, cp_expr **out,
-                            paimon_error *err) {
-  *out = NULL;
-  if (!rb->part_filter) return PAIMON_OK;
-  cp_type *row = NULL;
-  cp_expr *whole = NULL, *trimmed = NULL;
-  int rc = cp_schema_filter_row(rb->t, schema, &row, err);
-  if (!rc) rc = cp_expr_bind(rb->part_filter, row, false, &whole, err);
-  if (rc == PAIMON_ENOTFOUND && err) rc = err->code = PAIMON_EINVAL;
-  if (!rc) rc = cp_partition_conjuncts(rb->part_filter, schema, &trimmed, err);
-  if (!rc) rc = cp_expr_bind(trimmed, row, false, out, err);
-  if (rc) paimon_error_prefix(err, "partition filter on table %s", rb->t->full_name);
-  cp_expr_free(whole);
-  cp_expr_free(trimmed);
-  cp_type_free(row);
-  return rc;
-}
-
-int paimon_read_builder_set_partition_filter(paimon_read_builder *rb, const paimon_predicate *p,
-                                             paimon_error *err) {
-  cp_expr *copy = NULL, *old = rb->part_filter;
-  if (p) CP_RETURN_IF_ERROR(cp_expr_copy(&copy, p->expr, err));
-  rb->part_filter = copy;
-  int rc = check_filter(rb, err);
-  if (rc) {
-    rb->part_filter = old;
-    cp_expr_free(copy);
-  } else {
-    cp_expr_free(old);
-  }
-  return rc;
-}
-
-int paimon_read_builder_set_limit(paimon_read_builder *rb, int64_t limit, paimon_error *err) {
-  if (limit < 0)
-    return paimon_error_set(err, PAIMON_EINVAL, "limit %" PRId64 " on table %s: must be >= 0",
-                            limit, rb->t->full_name);
-  rb->select.has_limit = true;
-  rb->select.limit = limit;
-  return PAIMON_OK;
-}
-
-void paimon_read_builder_clear_limit(paimon_read_builder *rb) { rb->select.has_limit = false; }
-
-int paimon_read_builder_set_shard(paimon_read_builder *rb, int64_t index, int64_t count,
-                                  paimon_error *err) {
-  return cp_plan_selection_shard(&rb->select, index, count, err);
-}
-
-int paimon_read_builder_set_slice(paimon_read_builder *rb, int64_t start, int64_t end,
-                                  paimon_error *err) {
-  return cp_plan_selection_slice(&rb->select, start, end, err);
-}
-
-/* ------------------------------------ output columns ------------------------------------ */
-
-static void free_cols(out_col *cols, size_t n) {
-  for (size_t i = 0; cols && i < n; i++)
-    if (cols[i].kind == COL_FIELD) cp_field_clear(&cols[i].field);
-  free(cols);
-}
-
-static int resolve_one(paimon_read_builder *rb, const cp_table_schema *schema, const char *name,
-                       out_col *c, paimon_error *err) {
-  bool rt = rb->t->options.row_tracking;
-  if (rt && strcmp(name, CP_ROW_ID_FIELD_NAME) == 0) {
-    c->kind = COL_ROW_ID;
-    return PAIMON_OK;
-  }
-  if (rt && strcmp(name, CP_SEQUENCE_NUMBER_FIELD_NAME) == 0) {
-    c->kind = COL_SEQ;
-    return PAIMON_OK;
-  }
-  const cp_field *f = cp_row_find_field(schema->row, name);
-  if (!f && rb->schema_id >= 0)
-    return paimon_error_set(err, PAIMON_EINVAL,
-                            "Column %s is not in table %s at snapshot %" PRId64 ".", name,
-                            rb->t->full_name, rb->snapshot_id);
-  if (!f)
-    return paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in table %s.", name,
-                            rb->t->full_name);
-  c->kind = COL_FIELD;
-  return cp_field_copy(&c->field, f, err);
-}
-
-static int resolve_cols(paimon_read_builder *rb, const cp_table_schema *schema, out_col **out,
-                        size_t *n, paimon_error *err) {
-  const cp_type *row = schema->row;
-  size_t base = rb->has_projection ? rb->n_projection : row->n_fields;
-  size_t total = base + (rb->row_tracking ? 2 : 0);
-  out_col *cols = calloc(total ? total : 1, sizeof *cols);
-  if (!cols) return CP_ENOMEM(err, "read");
-  int rc = PAIMON_OK;
-  size_t k = 0;
-  for (; k < base && !rc; k++)
-    rc = resolve_one(rb, schema, rb->has_projection ? rb->projection[k] : row->fields[k].name,
-                     &cols[k], err);
-  if (!rc && rb->row_tracking) {
-    cols[k++].kind = COL_ROW_ID;
-    cols[k++].kind = COL_SEQ;
-  }
-  if (rc) {
-    free_cols(cols, k);
-    return rc;
-  }
-  *out = cols;
-  *n = total;
-  return PAIMON_OK;
-}
-
-static int cols_schema(const out_col *cols, size_t n, struct ArrowSchema *out, paimon_error *err) {
-  CP_RETURN_IF_ERROR(cp_schema_init(out, "+s", "", 0, (int64_t)n, err));
-  int rc = PAIMON_OK;
-  for (size_t i = 0; i < n && !rc; i++) {
-    if (cols[i].kind == COL_FIELD) {
-      rc = cp_field_to_arrow(&cols[i].field, out->children[i], err);
-    } else {
-      cp_field f;
-      memset(&f, 0, sizeof f);
-      rc = cols[i].kind == COL_ROW_ID ? cp_row_id_field(&f, false, err)
-                                      : cp_sequence_number_field(&f, false, err);
-      if (!rc) rc = cp_field_to_arrow(&f, out->children[i], err);
-      cp_field_clear(&f);
-    }
-  }
-  if (rc) out->release(out);
-  return rc;
-}
-
-int paimon_read_builder_schema(paimon_read_builder *rb, struct ArrowSchema *out,
-                               paimon_error *err) {
-  const cp_table_schema *schema;
-  CP_RETURN_IF_ERROR(read_schema(rb, &schema, err));
-  out_col *cols;
-  size_t n;
-  CP_RETURN_IF_ERROR(resolve_cols(rb, schema, &cols, &n, err));
-  int rc = cols_schema(cols, n, out, err);
-  free_cols(cols, n);
-  return rc;
-}
-
-int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_error *err) {
-  paimon_table *t = rb->t;
-  cp_snapshot *snap = NULL;
-  int rc = PAIMON_OK;
-  if (rb->has_snapshot && rb->travel_rc) {
-    /* Never read the snapshot's files with a schema other than its own. */
-    if (err) *err = rb->travel_err;
-    rc = rb->travel_rc;
-  } else if (rb->has_snapshot) {
-    rc = cp_snapshot_load(t->fs, t->path, rb->snapshot_id, &snap, err);
-  } else {
-    int64_t id;
-    bool exists;
-    rc = cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err);
-    if (!rc && exists) rc = cp_snapshot_load(t->fs, t->path, id, &snap, err);
-  }
-  const cp_table_schema *schema = NULL;
-  cp_expr *filter = NULL;
-  if (!rc) rc = read_schema(rb, &schema, err);
-  cp_expr *part_filter = NULL;
-  if (!rc) rc = bind_filter(rb, schema, &filter, err);
-  if (!rc) rc = bind_part_filter(rb, schema, &part_filter, err);
-  cp_plan_selection sel = rb->select;
-  if (!rc && sel.has_limit)
-    rc = cp_filter_reads_partitions_only(filter, schema, &sel.push_limit, err);
-  paimon_plan *plan = NULL;
-  if (!rc) rc = cp_plan_snapshot_parts(t, schema, snap, filter, part_filter, &plan, err);
-  if (!rc) rc = cp_plan_select(t, plan, &sel, err);
-  if (!rc)
-    *out = plan;
-  else
-    paimon_plan_free(plan);
-  cp_expr_free(filter);
-  cp_expr_free(part_filter);
-  cp_snapshot_free(snap);
-  if (rc) paimon_error_prefix(err, "table %s", t->full_name);
-  return rc;
-}
 
 /* ------------------------------------ split reading ------------------------------------ */
 
@@ -517,7 +99,7 @@ static void state_free(void *p) {
   read_state *s = p;
   close_split(s);
   cp_expr_free(s->filter);
-  free_cols(s->cols, s->n_cols);
+  cp_rb_free_cols(s->cols, s->n_cols);
   if (s->schema.release) s->schema.release(&s->schema);
   free(s->splits);
   cp_arena_free(&s->arena);
@@ -1026,12 +608,12 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
   s->batch_size = rb->batch_size;
   s->remaining = rb->select.has_limit ? rb->select.limit : -1;
   const cp_table_schema *table_schema = NULL;
-  int rc = read_schema(rb, &table_schema, err);
-  if (!rc) rc = resolve_cols(rb, table_schema, &s->cols, &s->n_cols, err);
+  int rc = cp_rb_read_schema(rb, &table_schema, err);
+  if (!rc) rc = cp_rb_resolve_cols(rb, table_schema, &s->cols, &s->n_cols, err);
   s->n_out = s->n_cols;
-  if (!rc) rc = bind_filter(rb, table_schema, &s->filter, err);
+  if (!rc) rc = cp_rb_bind_filter(rb, table_schema, &s->filter, err);
   if (!rc && s->filter) rc = add_filter_cols(s, table_schema->row, err);
-  if (!rc) rc = cols_schema(s->cols, s->n_cols, &s->schema, err);
+  if (!rc) rc = cp_rb_cols_schema(s->cols, s->n_cols, &s->schema, err);
   size_t count = indices ? n : plan->n_splits;
   if (!rc && !(s->splits = calloc(count ? count : 1, sizeof *s->splits)))
     rc = CP_ENOMEM(err, "read");
@@ -1059,7 +641,7 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
   }
   struct ArrowSchema schema;
   memset(&schema, 0, sizeof schema);
-  if (!rc) rc = cols_schema(s->cols, s->n_out, &schema, err);
+  if (!rc) rc = cp_rb_cols_schema(s->cols, s->n_out, &schema, err);
   if (rc) {
     state_free(s);
     return rc;
