@@ -126,7 +126,7 @@ static int use_database(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error
 static int show_databases(cp_sql_session *s, cp_sql_result *out, paimon_error *err) {
   static const char *const names[] = {"namespace"};
   paimon_string_list list = {NULL, 0};
-  text_table t;
+  text_table t = {0};
   int rc = cp_sql_ensure_database(s, s->database, err);
   if (!rc) rc = paimon_catalog_list_databases(s->catalog, &list, err);
   if (!rc) rc = text_table_init(&t, names, 1, err);
@@ -151,7 +151,7 @@ static int show_tables(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result
   if (!rc && !exists)
     rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
   if (!rc && exists) rc = paimon_catalog_list_tables(s->catalog, db, &list, err);
-  text_table t;
+  text_table t = {0};
   memset(&t, 0, sizeof t);
   if (!rc) rc = text_table_init(&t, names, 3, err);
   for (size_t i = 0; !rc && i < list.count; i++) {

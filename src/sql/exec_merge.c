@@ -120,7 +120,7 @@ static int bind_update(merge_ctx *mc, bound_clause *bc, paimon_error *err) {
   if (!bc->values) return CP_ENOMEM(err, "MERGE");
   if (c->action == CP_SQL_MERGE_UPDATE_STAR) {
     for (size_t i = 0; i < n; i++) {
-      size_t j;
+      size_t j = 0;
       CP_RETURN_IF_ERROR(source_column(mc, c, &mc->t.row->fields[i], &j, err));
       CP_RETURN_IF_ERROR(column_ref(bc->scope, mc->tgt.n_cols + j, &bc->values[i], err));
       CP_RETURN_IF_ERROR(cp_sql_assign_check(bc->values[i]->type, mc->t.row->fields[i].type,
@@ -148,7 +148,7 @@ static int bind_insert(merge_ctx *mc, bound_clause *bc, paimon_error *err) {
   if (!bc->values) return CP_ENOMEM(err, "MERGE");
   if (c->action == CP_SQL_MERGE_INSERT_STAR) {
     for (size_t i = 0; i < n; i++) {
-      size_t j;
+      size_t j = 0;
       CP_RETURN_IF_ERROR(source_column(mc, c, &mc->t.row->fields[i], &j, err));
       CP_RETURN_IF_ERROR(column_ref(bc->scope, j, &bc->values[i], err));
       CP_RETURN_IF_ERROR(cp_sql_assign_check(bc->values[i]->type, mc->t.row->fields[i].type,

@@ -89,7 +89,7 @@ int paimon_catalog_database_exists(paimon_catalog *c, const char *name, bool *ou
 
 int paimon_catalog_create_database(paimon_catalog *c, const char *name, bool ignore_if_exists,
                                    paimon_error *err) {
-  bool exists;
+  bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
   if (exists)
     return ignore_if_exists
@@ -120,7 +120,7 @@ int paimon_catalog_list_databases(paimon_catalog *c, paimon_string_list *out, pa
 int paimon_catalog_list_tables(paimon_catalog *c, const char *db, paimon_string_list *out,
                                paimon_error *err) {
   memset(out, 0, sizeof *out);
-  bool exists;
+  bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, db, &exists, err));
   if (!exists) return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
   char *p = db_path(c, db, strlen(db));
@@ -200,7 +200,7 @@ int paimon_catalog_drop_table(paimon_catalog *c, const char *identifier, bool ig
   CP_RETURN_IF_ERROR(parse_ident(identifier, &id, err));
   char *p = table_path(c, &id);
   if (!p) return CP_ENOMEM(err, "path");
-  bool exists;
+  bool exists = false;
   int rc = table_exists(c, p, &exists, err);
   if (!rc && !exists && !ignore_if_not_exists)
     rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s does not exist.", identifier);
@@ -211,7 +211,7 @@ int paimon_catalog_drop_table(paimon_catalog *c, const char *identifier, bool ig
 
 int paimon_catalog_drop_database(paimon_catalog *c, const char *name, bool ignore_if_not_exists,
                                  bool cascade, paimon_error *err) {
-  bool exists;
+  bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
   if (!exists)
     return ignore_if_not_exists
@@ -489,7 +489,7 @@ int paimon_catalog_create_table(paimon_catalog *c, const char *identifier,
                                 paimon_error *err) {
   ident id;
   CP_RETURN_IF_ERROR(parse_ident(identifier, &id, err));
-  bool exists;
+  bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, id.db, &exists, err));
   if (!exists) return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", id.db);
   char *p = table_path(c, &id);

@@ -200,7 +200,7 @@ static int open_plain(read_state *s, const cp_split *sp, paimon_error *err) {
       s->sources[i].kind = s->cols[i].kind == COL_ROW_ID ? SRC_ROW_ID : SRC_SEQ;
       continue;
     }
-    const char *name;
+    const char *name = NULL;
     rc = file_column_name(s, &e->file, s->cols[i].field.id, &name, err);
     /* An absent column is requested by an id no file has, so the reader yields NULLs. */
     req[n] = (cp_pq_column_request){name, name ? 0 : INT32_MIN, s->cols[i].field.type,
@@ -273,7 +273,7 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
     s->sources[i].kind = SRC_NULL;
     int64_t best = 0; /* the provider is the file with the newest version of the field */
     for (size_t k = 0; k < nf && !rc; k++) {
-      const char *name;
+      const char *name = NULL;
       int64_t seq = 0;
       rc = file_column_name(s, &order[k]->file, s->cols[i].field.id, &name, err);
       if (!rc && name) rc = field_sequence(s, &order[k]->file, name, &seq, err);
@@ -291,7 +291,7 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
     size_t n = 0;
     for (size_t i = 0; i < s->n_cols && !rc; i++) {
       if (assigned[i] != k + 1) continue;
-      const char *name;
+      const char *name = NULL;
       rc = file_column_name(s, &order[k]->file, s->cols[i].field.id, &name, err);
       req[n] = (cp_pq_column_request){name, 0, s->cols[i].field.type, s->cols[i].field.name};
       s->sources[i] = (col_source){SRC_FILE, s->n_parts, n++};

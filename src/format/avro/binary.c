@@ -42,7 +42,7 @@ static int read_varint(cp_avro_cursor *c, int max_bytes, int bits, uint64_t *out
 }
 
 int cp_avro_read_long(cp_avro_cursor *c, int64_t *out, paimon_error *err) {
-  uint64_t raw;
+  uint64_t raw = 0;
   int rc = read_varint(c, CP_AVRO_MAX_VARLONG, 64, &raw, err);
   if (rc) return rc;
   *out = (int64_t)((raw >> 1) ^ (~(raw & 1) + 1));
@@ -50,7 +50,7 @@ int cp_avro_read_long(cp_avro_cursor *c, int64_t *out, paimon_error *err) {
 }
 
 int cp_avro_read_int(cp_avro_cursor *c, int32_t *out, paimon_error *err) {
-  uint64_t raw;
+  uint64_t raw = 0;
   int rc = read_varint(c, 5, 32, &raw, err);
   if (rc) return rc;
   uint32_t u = (uint32_t)raw;

@@ -377,7 +377,7 @@ static int load_block(cp_avro_reader *r, bool decode, bool *has, paimon_error *e
 int cp_avro_reader_next(cp_avro_reader *r, const cp_avro_value **out, paimon_error *err) {
   *out = NULL;
   while (!r->records || r->consumed >= r->block.count) {
-    bool has;
+    bool has = false;
     CP_RETURN_IF_ERROR(load_block(r, true, &has, err));
     if (!has) return 0;
   }
@@ -389,7 +389,7 @@ int cp_avro_reader_next_block(cp_avro_reader *r, cp_avro_block *out, bool *has_b
                               paimon_error *err) {
   *has_block = false;
   if (!r->records || r->consumed >= r->block.count) {
-    bool has;
+    bool has = false;
     CP_RETURN_IF_ERROR(load_block(r, true, &has, err));
     if (!has) return 0;
   }

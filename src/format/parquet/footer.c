@@ -79,7 +79,7 @@ static int finish(cp_pq_footer *out, const uint8_t *meta, uint32_t len, uint64_t
 int cp_pq_footer_parse(const uint8_t *file, size_t len, const char *path, cp_pq_footer *out,
                        paimon_error *err) {
   memset(out, 0, sizeof *out);
-  uint32_t meta_len;
+  uint32_t meta_len = 0;
   CP_RETURN_IF_ERROR(check_size(len, path, err));
   CP_RETURN_IF_ERROR(check_tail(file + len - 8, len, path, &meta_len, err));
   CP_RETURN_IF_ERROR(check_head(file, path, err));

@@ -181,7 +181,7 @@ int cp_pq_convert_fixed(const cp_pq_leaf_conv *c, const void *src, size_t n, voi
   case CP_PQ_CONV_I64_TO_DEC: return decimals_from_ints(c, src, n, true, dst, column, err);
   case CP_PQ_CONV_FIXED_TO_DEC:
     for (size_t i = 0; i < n; i++) {
-      i128 v;
+      i128 v = 0;
       const uint8_t *p = (const uint8_t *)src + i * (size_t)c->phys_width;
       CP_RETURN_IF_ERROR(be_to_i128(p, (size_t)c->phys_width, &v, column, err));
       CP_RETURN_IF_ERROR(finish_decimal(c, v, (uint8_t *)dst + 16 * i, column, err));
@@ -199,7 +199,7 @@ int cp_pq_convert_binary(const cp_pq_leaf_conv *c, const int32_t *offsets, const
     return paimon_error_set(err, PAIMON_ESTATE, "column '%s': conversion %d on byte arrays", column,
                             c->conv);
   for (size_t i = 0; i < n; i++) {
-    i128 v;
+    i128 v = 0;
     CP_RETURN_IF_ERROR(
         be_to_i128(data + offsets[i], (size_t)(offsets[i + 1] - offsets[i]), &v, column, err));
     CP_RETURN_IF_ERROR(finish_decimal(c, v, (uint8_t *)dst + 16 * i, column, err));

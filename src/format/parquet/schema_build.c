@@ -229,7 +229,7 @@ static int add_variant_children(build_ctx *c, const cp_type *t, const char *ppat
   static const char *const names[2] = {"value", "metadata"};
   set_group(c, at, 2, CP_PQ_LT_NONE, -1);
   for (int i = 0; i < 2; i++) {
-    size_t el;
+    size_t el = 0;
     CP_RETURN_IF_ERROR(push_element(c, names[i], CP_PQ_REQUIRED, &el));
     set_id(c, el, i);
     element_at(c, el)->type = (cp_pq_opt_i32){true, CP_PQ_BYTE_ARRAY};
@@ -250,7 +250,7 @@ static int add_variant_children(build_ctx *c, const cp_type *t, const char *ppat
 static int add_list_children(build_ctx *c, const cp_type *t, const char *ppath, size_t at,
                              int32_t named_id, int32_t depth) {
   set_group(c, at, 1, CP_PQ_LT_LIST, CP_PQ_CT_LIST);
-  size_t rep_el;
+  size_t rep_el = 0;
   CP_RETURN_IF_ERROR(push_element(c, "list", CP_PQ_REPEATED, &rep_el));
   set_group(c, rep_el, 1, CP_PQ_LT_NONE, -1);
   c->names[c->n_names++] = "list";
@@ -271,7 +271,7 @@ static int add_list_children(build_ctx *c, const cp_type *t, const char *ppath, 
 static int add_map_children(build_ctx *c, const cp_type *t, const char *ppath, size_t at,
                             int32_t named_id, int32_t depth) {
   set_group(c, at, 1, CP_PQ_LT_MAP, CP_PQ_CT_MAP);
-  size_t kv;
+  size_t kv = 0;
   CP_RETURN_IF_ERROR(push_element(c, "key_value", CP_PQ_REPEATED, &kv));
   set_group(c, kv, 2, CP_PQ_LT_NONE, CP_PQ_CT_MAP_KEY_VALUE);
   c->names[c->n_names++] = "key_value";
@@ -302,7 +302,7 @@ static int add_node(build_ctx *c, const char *name, const char *paimon_path, con
     return paimon_error_set(c->err, PAIMON_EINVAL,
                             "column '%s': nesting deeper than Parquet readers accept", paimon_path);
   bool required = force_required || !t->nullable;
-  size_t at;
+  size_t at = 0;
   CP_RETURN_IF_ERROR(push_element(c, name, required ? CP_PQ_REQUIRED : CP_PQ_OPTIONAL, &at));
   set_id(c, at, field_id);
   if (!required) c->def++;
@@ -359,7 +359,7 @@ int cp_pq_write_schema_build(cp_pq_write_schema *out, const cp_type *row, paimon
   memset(&c, 0, sizeof c);
   c.arena = &out->arena;
   c.err = err;
-  size_t root;
+  size_t root = 0;
   int rc = push_element(&c, "paimon_schema", -1, &root);
   if (rc == 0) set_group(&c, root, (int)row->n_fields, CP_PQ_LT_NONE, -1);
   for (size_t i = 0; rc == 0 && i < row->n_fields; i++) {
