@@ -1,15 +1,18 @@
 /*
- * Owned ArrowArrays, aligned buffers, zero-copy sharing and in-place slicing (array.h, part a).
+ * Owned ArrowArrays, aligned buffers, buffer pools, zero-copy sharing and in-place slicing
+ * (array.h, part a).
  *
  * Arrow C Data Interface, "The ArrowArray structure" and "Release callback semantics": an owned
  * array's release frees exactly what its private data records and then marks the struct released.
  * Children are released through their own callbacks, so a consumer may move a child out before
- * releasing the parent, as the specification allows.
+ * releasing the parent, as the specification allows. A pooled buffer goes back to its pool only
+ * from that release callback, which is how a producer knows the consumer is done with it.
  */
 #include "arrow/array.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #include "base/status.h"
@@ -20,6 +23,9 @@
  * zero-filled by the kernel, and grown with mremap, which moves page tables instead of copying. */
 #define CP_MAP_THRESHOLD ((int64_t)1 << 20)
 #define CP_PAGE ((int64_t)4096)
+/* Smaller ranges are mostly resident heap memory already; the call would cost more than it saves.
+ */
+#define CP_PREFAULT_MIN ((int64_t)64 << 10)
 
 static int64_t round_up64(int64_t n) { return (n + 63) & ~(int64_t)63; }
 
@@ -99,36 +105,160 @@ void cp_abuf_free(cp_abuf *b) {
   b->mapped = false;
 }
 
+/* ---- prefaulting ------------------------------------------------------------------------------
+ */
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels answer EINVAL and nothing happens */
+#endif
+
+void cp_mem_prefault(void *p, size_t n) {
+  if (n < (size_t)CP_PREFAULT_MIN) return;
+  uintptr_t start = ((uintptr_t)p + (uintptr_t)CP_PAGE - 1) & ~(uintptr_t)(CP_PAGE - 1);
+  uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)(CP_PAGE - 1);
+  if (end > start) (void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
+
+/* ---- buffer pools ---------------------------------------------------------------------------- */
+
+/* Cached buffers per pool: enough for the buffers of a few batches of a wide projection. */
+#define CP_POOL_MAX_ENTRIES 64
+
+typedef struct pool_entry {
+  void *data;
+  size_t cap;
+} pool_entry;
+
+struct cp_buf_pool {
+  pthread_mutex_t lock;
+  int64_t refs; /* the owner's, until cp_buf_pool_release, plus one per buffer out in an array */
+  bool owner_gone;
+  size_t max_cached, cached;
+  int n;
+  pool_entry entries[CP_POOL_MAX_ENTRIES];
+};
+
+int cp_buf_pool_new(cp_buf_pool **out, int64_t max_cached, paimon_error *err) {
+  *out = NULL;
+  cp_buf_pool *p = calloc(1, sizeof *p);
+  if (!p) return CP_ENOMEM(err, "buffer pool");
+  if (pthread_mutex_init(&p->lock, NULL) != 0) {
+    free(p);
+    return CP_ENOMEM(err, "buffer pool lock");
+  }
+  p->refs = 1;
+  p->max_cached = max_cached > 0 ? (size_t)max_cached : 0;
+  *out = p;
+  return PAIMON_OK;
+}
+
+static void pool_destroy(cp_buf_pool *p) {
+  for (int i = 0; i < p->n; i++) free(p->entries[i].data);
+  pthread_mutex_destroy(&p->lock);
+  free(p);
+}
+
+/* Drops one reference (under the lock); true when it was the last. */
+static bool pool_unref_locked(cp_buf_pool *p) { return --p->refs == 0; }
+
+void cp_buf_pool_release(cp_buf_pool *p) {
+  if (!p) return;
+  pthread_mutex_lock(&p->lock);
+  /* Cached memory goes now; buffers still out in arrays are freed as they come back. */
+  for (int i = 0; i < p->n; i++) free(p->entries[i].data);
+  p->n = 0;
+  p->cached = 0;
+  p->owner_gone = true;
+  bool last = pool_unref_locked(p);
+  pthread_mutex_unlock(&p->lock);
+  if (last) pool_destroy(p);
+}
+
+bool cp_buf_pool_take(cp_buf_pool *p, size_t min_cap, cp_buf *b) {
+  if (!p || b->data) return false;
+  pthread_mutex_lock(&p->lock);
+  int best = -1;
+  for (int i = 0; i < p->n; i++)
+    if (p->entries[i].cap >= min_cap && (best < 0 || p->entries[i].cap < p->entries[best].cap))
+      best = i;
+  if (best >= 0) {
+    b->data = p->entries[best].data;
+    b->cap = p->entries[best].cap;
+    b->len = 0;
+    p->cached -= b->cap;
+    p->entries[best] = p->entries[--p->n];
+  }
+  pthread_mutex_unlock(&p->lock);
+  return best >= 0;
+}
+
+/* A pooled buffer comes back from a released array: cached for the owner while there is room,
+ * freed otherwise (or once the owner is gone). */
+static void pool_put(cp_buf_pool *p, void *data, size_t cap) {
+  pthread_mutex_lock(&p->lock);
+  bool keep = !p->owner_gone && data && p->n < CP_POOL_MAX_ENTRIES && cap <= p->max_cached &&
+              p->cached <= p->max_cached - cap;
+  if (keep) {
+    p->entries[p->n++] = (pool_entry){data, cap};
+    p->cached += cap;
+  }
+  bool last = pool_unref_locked(p);
+  pthread_mutex_unlock(&p->lock);
+  if (!keep) free(data);
+  if (last) pool_destroy(p);
+}
+
+int64_t cp_buf_pool_cached_bytes(cp_buf_pool *p) {
+  pthread_mutex_lock(&p->lock);
+  int64_t n = (int64_t)p->cached;
+  pthread_mutex_unlock(&p->lock);
+  return n;
+}
+
 /* ---- owned arrays -------------------------------------------------------------------------- */
+
+/* One buffer slot of an owned array: what to give back when the slot is released. */
+typedef struct buffer_slot {
+  void *owned;       /* memory to release, or NULL */
+  int64_t mapped;    /* length of the mapping when `owned` is an mmap, else 0 */
+  int64_t size;      /* byte size, or -1 when unknown */
+  cp_buf_pool *pool; /* `owned` returns to this pool (with capacity pool_cap) instead of free() */
+  int64_t pool_cap;
+} buffer_slot;
 
 typedef struct array_private {
   const void **buffers; /* what array->buffers points at */
-  void **owned;         /* per buffer: memory to release, or NULL */
-  int64_t *mapped;      /* per buffer: length of the mapping when owned is an mmap, else 0 */
-  int64_t *sizes;       /* per buffer: byte size, or -1 when unknown */
+  buffer_slot *slots;   /* per buffer */
   struct ArrowArray *child_structs;
   struct ArrowArray **child_ptrs;
   struct ArrowArray *kept; /* arrays kept alive for buffers that point into them */
   int64_t n_kept;
 } array_private;
 
+static void pool_put(cp_buf_pool *p, void *data, size_t cap);
+
+static void slot_release(buffer_slot *s) {
+  if (s->pool)
+    pool_put(s->pool, s->owned, (size_t)s->pool_cap);
+  else if (s->mapped)
+    munmap(s->owned, (size_t)s->mapped);
+  else
+    free(s->owned);
+  s->owned = NULL;
+  s->pool = NULL;
+  s->mapped = s->pool_cap = 0;
+}
+
 static void array_release(struct ArrowArray *a) {
   array_private *p = a->private_data;
   for (int64_t i = 0; i < a->n_children; i++) cp_array_release(a->children[i]);
   if (a->dictionary) cp_array_release(a->dictionary);
   if (p) {
-    for (int64_t i = 0; i < a->n_buffers; i++) {
-      if (p->mapped[i])
-        munmap(p->owned[i], (size_t)p->mapped[i]);
-      else
-        free(p->owned[i]);
-    }
+    for (int64_t i = 0; p->slots && i < a->n_buffers; i++) slot_release(&p->slots[i]);
     for (int64_t i = 0; i < p->n_kept; i++) cp_array_release(&p->kept[i]);
     free(p->kept);
     free(p->buffers);
-    free(p->owned);
-    free(p->mapped);
-    free(p->sizes);
+    free(p->slots);
     free(p->child_structs);
     free(p->child_ptrs);
     free(p);
@@ -148,19 +278,15 @@ int cp_array_init(struct ArrowArray *out, int64_t n_buffers, int64_t n_children,
   out->release = array_release;
   size_t nb = (size_t)(n_buffers ? n_buffers : 1), nc = (size_t)n_children;
   p->buffers = calloc(nb, sizeof *p->buffers);
-  p->owned = calloc(nb, sizeof *p->owned);
-  p->mapped = calloc(nb, sizeof *p->mapped);
-  p->sizes = malloc(nb * sizeof *p->sizes);
+  p->slots = calloc(nb, sizeof *p->slots);
   if (nc) {
     p->child_structs = calloc(nc, sizeof *p->child_structs);
     p->child_ptrs = calloc(nc, sizeof *p->child_ptrs);
   }
-  if (!p->buffers || !p->owned || !p->mapped || !p->sizes ||
-      (nc && (!p->child_structs || !p->child_ptrs))) {
+  if (!p->buffers || !p->slots || (nc && (!p->child_structs || !p->child_ptrs))) {
     array_release(out);
     return CP_ENOMEM(err, "array node");
   }
-  for (size_t i = 0; i < nb; i++) p->sizes[i] = 0;
   for (size_t i = 0; i < nc; i++) p->child_ptrs[i] = &p->child_structs[i];
   out->n_buffers = n_buffers;
   out->n_children = n_children;
@@ -183,14 +309,12 @@ static int check_slot(const struct ArrowArray *a, int64_t i, paimon_error *err) 
 static void put_buffer(struct ArrowArray *a, int64_t i, void *owned, int64_t mapped,
                        const void *data, int64_t size) {
   array_private *p = a->private_data;
-  if (p->mapped[i])
-    munmap(p->owned[i], (size_t)p->mapped[i]);
-  else
-    free(p->owned[i]);
-  p->owned[i] = owned;
-  p->mapped[i] = owned ? mapped : 0;
+  buffer_slot *s = &p->slots[i];
+  slot_release(s);
+  s->owned = owned;
+  s->mapped = owned ? mapped : 0;
+  s->size = size;
   p->buffers[i] = data;
-  p->sizes[i] = size;
 }
 
 int cp_array_alloc_buffer(struct ArrowArray *a, int64_t i, int64_t size, void **data,
@@ -234,6 +358,29 @@ int cp_array_adopt_abuf(struct ArrowArray *a, int64_t i, cp_abuf *b, paimon_erro
   return PAIMON_OK;
 }
 
+int cp_array_adopt_pooled(struct ArrowArray *a, int64_t i, cp_buf *b, cp_buf_pool *pool,
+                          paimon_error *err) {
+  int rc = check_slot(a, i, err);
+  if (rc != 0) {
+    cp_buf_free(b);
+    return rc;
+  }
+  void *data = b->data;
+  int64_t size = (int64_t)b->len, cap = (int64_t)b->cap;
+  b->data = NULL;
+  b->len = b->cap = 0;
+  put_buffer(a, i, data, 0, data, size);
+  if (pool && data) {
+    array_private *p = a->private_data;
+    pthread_mutex_lock(&pool->lock);
+    pool->refs++;
+    pthread_mutex_unlock(&pool->lock);
+    p->slots[i].pool = pool;
+    p->slots[i].pool_cap = cap;
+  }
+  return PAIMON_OK;
+}
+
 int cp_array_set_buffer_ref(struct ArrowArray *a, int64_t i, const void *data, int64_t size,
                             paimon_error *err) {
   CP_RETURN_IF_ERROR(check_slot(a, i, err));
@@ -260,7 +407,7 @@ int cp_array_keep_alive(struct ArrowArray *a, struct ArrowArray *other, paimon_e
 int64_t cp_array_buffer_size(const struct ArrowArray *a, int64_t i) {
   if (!a || a->release != array_release || i < 0 || i >= a->n_buffers) return -1;
   const array_private *p = a->private_data;
-  return p->sizes[i];
+  return p->slots[i].size;
 }
 
 /* ---- sharing --------------------------------------------------------------------------------- */

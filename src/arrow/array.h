@@ -32,6 +32,7 @@
 
 #include "arrow/bitmap.h"
 #include "arrow/type.h"
+#include "base/buf.h"
 #include "cpaimon/arrow_abi.h"
 #include "cpaimon/error.h"
 
@@ -93,6 +94,48 @@ int cp_array_adopt_buffer(struct ArrowArray *a, int64_t i, void *data, int64_t s
 
 /* Moves an aligned buffer into slot `i` of an owned array (b is empty afterwards). */
 int cp_array_adopt_abuf(struct ArrowArray *a, int64_t i, cp_abuf *b, paimon_error *err);
+
+/* Asks the kernel to back [p, p + n) with writable pages now, in one call (madvise
+ * MADV_POPULATE_WRITE), instead of one page fault per 4 KiB page as fresh memory is first written:
+ * about 30% less kernel time for memory that is about to be filled anyway (decoded batch buffers).
+ * Only whole pages inside the range are touched; small ranges and kernels without the call are left
+ * alone. Never changes the contents. */
+void cp_mem_prefault(void *p, size_t n);
+
+/* Buffer pools. A producer that hands out a stream of arrays with buffers of similar sizes (a
+ * file reader's batches) recycles them through a pool: a buffer given to an array with
+ * cp_array_adopt_pooled goes back to the pool when the consumer releases that array (the Arrow
+ * release callback), and the producer takes it again for a later batch, whose memory is then
+ * already mapped and faulted in rather than fresh pages from the kernel. Only a released array
+ * gives its buffers back, so memory a consumer still holds is never reused. The pool caches at
+ * most `max_cached` bytes (and a few dozen buffers); buffers returned beyond that are freed.
+ * Buffers are plain malloc'd memory, so a taken buffer may be grown with cp_buf_reserve.
+ *
+ * Ownership: reference counted. The pool lives until its owner calls cp_buf_pool_release and the
+ * last pooled buffer out in an array has come back, so arrays may outlive their producer (their
+ * buffers are then simply freed). Thread-safe: arrays may be released on any thread; take and
+ * adopt are for the owner's thread. */
+typedef struct cp_buf_pool cp_buf_pool;
+
+int cp_buf_pool_new(cp_buf_pool **out, int64_t max_cached, paimon_error *err);
+
+/* Drops the owner's reference and frees the cached buffers. NULL is a no-op. */
+void cp_buf_pool_release(cp_buf_pool *p);
+
+/* Moves the smallest cached buffer of at least `min_cap` bytes into `b`, which must be empty
+ * (data NULL), with len 0 and its contents unspecified. False (b untouched) when the pool holds
+ * none that large, or `p` is NULL. */
+bool cp_buf_pool_take(cp_buf_pool *p, size_t min_cap, cp_buf *b);
+
+/* Bytes the pool caches now (for tests and accounting). */
+int64_t cp_buf_pool_cached_bytes(cp_buf_pool *p);
+
+/* Moves the malloc'd storage of `b` (its len is the buffer's size) into slot `i` of an owned
+ * array; `b` is empty afterwards. When the array is released the storage goes back to `pool`
+ * (freed instead when `pool` is NULL, full, or released by its owner). On failure the storage is
+ * freed. */
+int cp_array_adopt_pooled(struct ArrowArray *a, int64_t i, cp_buf *b, cp_buf_pool *pool,
+                          paimon_error *err);
 
 /* Points buffer `i` of an owned array at memory the array does not own (e.g. inside an array that
  * was handed to cp_array_keep_alive, or static data). */

@@ -13,6 +13,13 @@
  * of the block] followed by one or more [u32 BE compressed size][LZ4 block] chunks that together
  * decompress to that size. Some old writers put a bare block there instead, so (like Arrow) we fall
  * back to a raw block when the Hadoop framing does not parse.
+ *
+ * Contexts (cp_codec_ctx): zstd and zlib build per-call state (a ZSTD_CCtx is ~1.3 MB of tables
+ * at level 1 and costs about as much to set up as compressing 100 KB). A context keeps that state
+ * between calls and resets it before each one: ZSTD_compressCCtx compresses at the given level
+ * ignoring any other parameter, exactly as ZSTD_compress does; deflateReset/inflateReset keep the
+ * level and window bits the stream was made with (a different codec or level makes a new stream).
+ * So a call through a context produces the bytes the one-shot call would.
  */
 #include "base/codec.h"
 
@@ -21,6 +28,7 @@
 #include <snappy-c.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <zlib.h>
@@ -28,6 +36,29 @@
 #include <zstd_errors.h>
 
 #include "base/status.h"
+
+struct cp_codec_ctx {
+  ZSTD_CCtx *zc;
+  ZSTD_DCtx *zd;
+  z_stream deflate, inflate;
+  bool deflate_ready, inflate_ready;
+  cp_codec deflate_codec, inflate_codec;
+  int deflate_level;
+};
+
+int cp_codec_ctx_new(cp_codec_ctx **out, paimon_error *err) {
+  *out = calloc(1, sizeof **out);
+  return *out ? PAIMON_OK : CP_ENOMEM(err, "codec context");
+}
+
+void cp_codec_ctx_free(cp_codec_ctx *ctx) {
+  if (!ctx) return;
+  ZSTD_freeCCtx(ctx->zc);
+  ZSTD_freeDCtx(ctx->zd);
+  if (ctx->deflate_ready) deflateEnd(&ctx->deflate);
+  if (ctx->inflate_ready) inflateEnd(&ctx->inflate);
+  free(ctx);
+}
 
 static const char *const cp_codec_names[] = {
     [CP_CODEC_NONE] = "none",
@@ -181,53 +212,97 @@ static int cp_inflate_loop(cp_sink *s, z_stream *z, paimon_error *err) {
   }
 }
 
-static int cp_inflate(cp_sink *s, const uint8_t *src, size_t n, paimon_error *err) {
+/* The context's inflate stream for s->codec, reset; or NULL after a failure. */
+static z_stream *cp_ctx_inflate(cp_codec_ctx *ctx, cp_codec codec, int wbits) {
+  if (ctx->inflate_ready && ctx->inflate_codec == codec)
+    return inflateReset(&ctx->inflate) == Z_OK ? &ctx->inflate : NULL;
+  if (ctx->inflate_ready) inflateEnd(&ctx->inflate);
+  ctx->inflate_ready = false;
+  memset(&ctx->inflate, 0, sizeof ctx->inflate);
+  if (inflateInit2(&ctx->inflate, wbits) != Z_OK) return NULL;
+  ctx->inflate_ready = true;
+  ctx->inflate_codec = codec;
+  return &ctx->inflate;
+}
+
+static int cp_inflate(cp_codec_ctx *ctx, cp_sink *s, const uint8_t *src, size_t n,
+                      paimon_error *err) {
   if (n > UINT_MAX)
     return paimon_error_set(err, PAIMON_EINVAL, "%s: %zu bytes of input is too large",
                             cp_codec_name(s->codec), n);
-  z_stream z;
-  memset(&z, 0, sizeof z);
   int wbits = s->codec == CP_CODEC_GZIP ? 16 + MAX_WBITS : -MAX_WBITS;
-  if (inflateInit2(&z, wbits) != Z_OK) return CP_ENOMEM(err, "inflate state");
-  z.next_in = (Bytef *)src;
-  z.avail_in = (uInt)n;
-  int rc = cp_inflate_loop(s, &z, err);
-  inflateEnd(&z);
+  z_stream local, *z = &local;
+  if (ctx) {
+    z = cp_ctx_inflate(ctx, s->codec, wbits);
+    if (!z) return CP_ENOMEM(err, "inflate state");
+  } else {
+    memset(&local, 0, sizeof local);
+    if (inflateInit2(&local, wbits) != Z_OK) return CP_ENOMEM(err, "inflate state");
+  }
+  z->next_in = (Bytef *)src;
+  z->avail_in = (uInt)n;
+  int rc = cp_inflate_loop(s, z, err);
+  if (!ctx) inflateEnd(&local);
   return rc;
 }
 
-static int cp_deflate(cp_codec codec, int level, const uint8_t *src, size_t n, cp_buf *out,
-                      paimon_error *err) {
+static int cp_deflate_init(z_stream *z, cp_codec codec, int level) {
+  memset(z, 0, sizeof *z);
+  int wbits = codec == CP_CODEC_GZIP ? 16 + MAX_WBITS : -MAX_WBITS;
+  return deflateInit2(z, level ? level : Z_DEFAULT_COMPRESSION, Z_DEFLATED, wbits, 8,
+                      Z_DEFAULT_STRATEGY);
+}
+
+/* The context's deflate stream for (codec, level), reset; or NULL after a failure. */
+static z_stream *cp_ctx_deflate(cp_codec_ctx *ctx, cp_codec codec, int level) {
+  if (ctx->deflate_ready && ctx->deflate_codec == codec && ctx->deflate_level == level)
+    return deflateReset(&ctx->deflate) == Z_OK ? &ctx->deflate : NULL;
+  if (ctx->deflate_ready) deflateEnd(&ctx->deflate);
+  ctx->deflate_ready = cp_deflate_init(&ctx->deflate, codec, level) == Z_OK;
+  ctx->deflate_codec = codec;
+  ctx->deflate_level = level;
+  return ctx->deflate_ready ? &ctx->deflate : NULL;
+}
+
+static int cp_deflate_run(z_stream *z, cp_codec codec, const uint8_t *src, size_t n, cp_buf *out,
+                          paimon_error *err) {
+  z->next_in = (Bytef *)src;
+  z->avail_in = (uInt)n;
+  size_t want = deflateBound(z, (uLong)n);
+  int rc = PAIMON_OK, zr = Z_OK;
+  while (rc == 0 && zr != Z_STREAM_END) {
+    rc = cp_buf_reserve(out, want, err);
+    if (rc != 0) break;
+    size_t avail = out->cap - out->len;
+    z->next_out = out->data + out->len;
+    z->avail_out = avail > UINT_MAX ? UINT_MAX : (uInt)avail;
+    uInt before = z->avail_out;
+    zr = deflate(z, Z_FINISH);
+    out->len += before - z->avail_out;
+    if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
+      rc = paimon_error_set(err, PAIMON_EIO, "%s: compression failed (%d)", cp_codec_name(codec),
+                            zr);
+    want = 65536;
+  }
+  return rc;
+}
+
+static int cp_deflate(cp_codec_ctx *ctx, cp_codec codec, int level, const uint8_t *src, size_t n,
+                      cp_buf *out, paimon_error *err) {
   if (level < 0 || level > 9)
     return paimon_error_set(err, PAIMON_EINVAL, "%s: level %d is not in 1..9", cp_codec_name(codec),
                             level);
   if (n > UINT_MAX)
     return paimon_error_set(err, PAIMON_EINVAL, "%s: %zu bytes of input is too large",
                             cp_codec_name(codec), n);
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  int wbits = codec == CP_CODEC_GZIP ? 16 + MAX_WBITS : -MAX_WBITS;
-  if (deflateInit2(&z, level ? level : Z_DEFAULT_COMPRESSION, Z_DEFLATED, wbits, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK)
-    return CP_ENOMEM(err, "deflate state");
-  z.next_in = (Bytef *)src;
-  z.avail_in = (uInt)n;
-  size_t want = deflateBound(&z, (uLong)n);
-  int rc = PAIMON_OK, zr = Z_OK;
-  while (rc == 0 && zr != Z_STREAM_END) {
-    rc = cp_buf_reserve(out, want, err);
-    if (rc != 0) break;
-    size_t avail = out->cap - out->len;
-    z.next_out = out->data + out->len;
-    z.avail_out = avail > UINT_MAX ? UINT_MAX : (uInt)avail;
-    uInt before = z.avail_out;
-    zr = deflate(&z, Z_FINISH);
-    out->len += before - z.avail_out;
-    if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
-      rc = paimon_error_set(err, PAIMON_EIO, "%s: compression failed (%d)", cp_codec_name(codec),
-                            zr);
-    want = 65536;
+  if (ctx) {
+    z_stream *z = cp_ctx_deflate(ctx, codec, level);
+    if (!z) return CP_ENOMEM(err, "deflate state");
+    return cp_deflate_run(z, codec, src, n, out, err);
   }
+  z_stream z;
+  if (cp_deflate_init(&z, codec, level) != Z_OK) return CP_ENOMEM(err, "deflate state");
+  int rc = cp_deflate_run(&z, codec, src, n, out, err);
   deflateEnd(&z);
   return rc;
 }
@@ -261,23 +336,33 @@ static int cp_zstd_loop(cp_sink *s, ZSTD_DCtx *d, ZSTD_inBuffer *in, paimon_erro
   }
 }
 
-static int cp_zstd_decompress(cp_sink *s, const uint8_t *src, size_t n, paimon_error *err) {
-  ZSTD_DCtx *d = ZSTD_createDCtx();
-  if (!d) return CP_ENOMEM(err, "zstd context");
+static int cp_zstd_decompress(cp_codec_ctx *ctx, cp_sink *s, const uint8_t *src, size_t n,
+                              paimon_error *err) {
+  ZSTD_DCtx *d = ctx ? ctx->zd : NULL;
+  if (!d) {
+    d = ZSTD_createDCtx();
+    if (!d) return CP_ENOMEM(err, "zstd context");
+    if (ctx) ctx->zd = d;
+  } else {
+    /* A failed call may have left a frame half-decoded. */
+    ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+  }
   ZSTD_inBuffer in = {src, n, 0};
   int rc = cp_zstd_loop(s, d, &in, err);
-  ZSTD_freeDCtx(d);
+  if (!ctx) ZSTD_freeDCtx(d);
   return rc;
 }
 
-static int cp_zstd_compress(int level, const uint8_t *src, size_t n, cp_buf *out,
+static int cp_zstd_compress(cp_codec_ctx *ctx, int level, const uint8_t *src, size_t n, cp_buf *out,
                             paimon_error *err) {
   if (level < ZSTD_minCLevel() || level > ZSTD_maxCLevel())
     return paimon_error_set(err, PAIMON_EINVAL, "zstd: level %d is not in %d..%d", level,
                             ZSTD_minCLevel(), ZSTD_maxCLevel());
   size_t bound = ZSTD_compressBound(n);
   CP_RETURN_IF_ERROR(cp_buf_reserve(out, bound, err));
-  size_t r = ZSTD_compress(out->data + out->len, bound, src, n, level);
+  if (ctx && !ctx->zc && !(ctx->zc = ZSTD_createCCtx())) return CP_ENOMEM(err, "zstd context");
+  size_t r = ctx ? ZSTD_compressCCtx(ctx->zc, out->data + out->len, bound, src, n, level)
+                 : ZSTD_compress(out->data + out->len, bound, src, n, level);
   if (ZSTD_isError(r))
     return paimon_error_set(err, PAIMON_EIO, "zstd: compression failed: %s", ZSTD_getErrorName(r));
   out->len += r;
@@ -415,14 +500,14 @@ static int cp_lz4_compress(const uint8_t *src, size_t n, cp_buf *out, paimon_err
 
 /* ---- entry points ---- */
 
-int cp_compress(cp_codec codec, int level, const void *src, size_t n, cp_buf *out,
-                paimon_error *err) {
+int cp_compress_ctx(cp_codec_ctx *ctx, cp_codec codec, int level, const void *src, size_t n,
+                    cp_buf *out, paimon_error *err) {
   switch (codec) {
   case CP_CODEC_NONE: return cp_buf_append(out, src, n, err);
   case CP_CODEC_SNAPPY: return cp_snappy_compress(src, n, out, err);
   case CP_CODEC_GZIP:
-  case CP_CODEC_DEFLATE: return cp_deflate(codec, level, src, n, out, err);
-  case CP_CODEC_ZSTD: return cp_zstd_compress(level, src, n, out, err);
+  case CP_CODEC_DEFLATE: return cp_deflate(ctx, codec, level, src, n, out, err);
+  case CP_CODEC_ZSTD: return cp_zstd_compress(ctx, level, src, n, out, err);
   case CP_CODEC_LZ4_RAW: return cp_lz4_compress(src, n, out, err);
   case CP_CODEC_LZ4_HADOOP:
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
@@ -431,7 +516,13 @@ int cp_compress(cp_codec codec, int level, const void *src, size_t n, cp_buf *ou
   return paimon_error_set(err, PAIMON_EINVAL, "unknown codec id %d", (int)codec);
 }
 
-static int cp_decompress_sink(cp_sink *s, const uint8_t *src, size_t n, paimon_error *err) {
+int cp_compress(cp_codec codec, int level, const void *src, size_t n, cp_buf *out,
+                paimon_error *err) {
+  return cp_compress_ctx(NULL, codec, level, src, n, out, err);
+}
+
+static int cp_decompress_sink(cp_codec_ctx *ctx, cp_sink *s, const uint8_t *src, size_t n,
+                              paimon_error *err) {
   /* Nothing in, nothing out: Parquet v2 pages may have empty compressed sections, which no codec
    * (snappy in particular) accepts as a stream. */
   if (n == 0) return PAIMON_OK;
@@ -445,33 +536,43 @@ static int cp_decompress_sink(cp_sink *s, const uint8_t *src, size_t n, paimon_e
   }
   case CP_CODEC_SNAPPY: return cp_snappy_decompress(s, src, n, err);
   case CP_CODEC_GZIP:
-  case CP_CODEC_DEFLATE: return cp_inflate(s, src, n, err);
-  case CP_CODEC_ZSTD: return cp_zstd_decompress(s, src, n, err);
+  case CP_CODEC_DEFLATE: return cp_inflate(ctx, s, src, n, err);
+  case CP_CODEC_ZSTD: return cp_zstd_decompress(ctx, s, src, n, err);
   case CP_CODEC_LZ4_RAW: return cp_lz4_raw_decompress(s, src, n, err);
   case CP_CODEC_LZ4_HADOOP: return cp_lz4_hadoop_decompress(s, src, n, err);
   }
   return paimon_error_set(err, PAIMON_EINVAL, "unknown codec id %d", (int)s->codec);
 }
 
-int cp_decompress_exact(cp_codec codec, const void *src, size_t n, void *dst, size_t dst_len,
-                        paimon_error *err) {
+int cp_decompress_exact_ctx(cp_codec_ctx *ctx, cp_codec codec, const void *src, size_t n, void *dst,
+                            size_t dst_len, paimon_error *err) {
   if (!dst && dst_len > 0)
     return paimon_error_set(err, PAIMON_EINVAL, "%s: no buffer for %zu bytes", cp_codec_name(codec),
                             dst_len);
   uint8_t none; /* stands in for a NULL dst of length 0, so no arithmetic is done on NULL */
   cp_sink s = {codec, dst ? dst : &none, NULL, 0, dst ? dst_len : 0};
-  CP_RETURN_IF_ERROR(cp_decompress_sink(&s, src, n, err));
+  CP_RETURN_IF_ERROR(cp_decompress_sink(ctx, &s, src, n, err));
   if (s.produced != dst_len)
     return paimon_error_set(err, PAIMON_ECORRUPT, "%s: decompressed to %zu bytes, expected %zu",
                             cp_codec_name(codec), s.produced, dst_len);
   return PAIMON_OK;
 }
 
-int cp_decompress_append(cp_codec codec, const void *src, size_t n, cp_buf *out, size_t max_len,
-                         paimon_error *err) {
+int cp_decompress_exact(cp_codec codec, const void *src, size_t n, void *dst, size_t dst_len,
+                        paimon_error *err) {
+  return cp_decompress_exact_ctx(NULL, codec, src, n, dst, dst_len, err);
+}
+
+int cp_decompress_append_ctx(cp_codec_ctx *ctx, cp_codec codec, const void *src, size_t n,
+                             cp_buf *out, size_t max_len, paimon_error *err) {
   size_t start = out->len;
   cp_sink s = {codec, NULL, out, 0, max_len};
-  int rc = cp_decompress_sink(&s, src, n, err);
+  int rc = cp_decompress_sink(ctx, &s, src, n, err);
   if (rc != 0) out->len = start;
   return rc;
+}
+
+int cp_decompress_append(cp_codec codec, const void *src, size_t n, cp_buf *out, size_t max_len,
+                         paimon_error *err) {
+  return cp_decompress_append_ctx(NULL, codec, src, n, out, max_len, err);
 }

@@ -349,6 +349,53 @@ static int partition_of_row(paimon_write *w, const cp_array_view *batch, int64_t
   return cp_binary_row_write(types, values, w->n_part, out, err);
 }
 
+/* Numbers the distinct partitions of rows [0, n) in order of first appearance: group_of[r] for
+ * every row, first_row[g] for every group. Groups are found through an open-addressing table on
+ * the row hashes (grown at half full), so a batch costs O(rows) whatever its partition count; rows
+ * with equal hashes are told apart by comparing their keys. */
+static int group_rows(const cp_array_view *keys, size_t n_keys, const uint64_t *hashes, int64_t n,
+                      int64_t *group_of, int64_t *first_row, int64_t *n_groups, paimon_error *err) {
+  size_t cap = 64;
+  int64_t *slots = NULL, groups = 0;
+  for (int64_t r = 0; r < n; r++) {
+    if (!slots || (size_t)groups * 2 >= cap) {
+      size_t ncap = slots ? cap * 2 : cap;
+      int64_t *ns = malloc(ncap * sizeof *ns);
+      if (!ns) {
+        free(slots);
+        return CP_ENOMEM(err, "write: partition table");
+      }
+      memset(ns, 0xFF, ncap * sizeof *ns);
+      for (int64_t g = 0; g < groups; g++) {
+        size_t i = (size_t)hashes[first_row[g]] & (ncap - 1);
+        while (ns[i] >= 0) i = (i + 1) & (ncap - 1);
+        ns[i] = g;
+      }
+      free(slots);
+      slots = ns;
+      cap = ncap;
+    }
+    size_t i = (size_t)hashes[r] & (cap - 1);
+    int64_t g;
+    for (; (g = slots[i]) >= 0; i = (i + 1) & (cap - 1)) {
+      const int64_t f = first_row[g];
+      if (hashes[f] != hashes[r]) continue;
+      bool same = true;
+      for (size_t k = 0; k < n_keys && same; k++) same = cp_rows_equal(&keys[k], f, &keys[k], r);
+      if (same) break;
+    }
+    if (g < 0) {
+      g = groups++;
+      first_row[g] = r;
+      slots[i] = g;
+    }
+    group_of[r] = g;
+  }
+  free(slots);
+  *n_groups = groups;
+  return PAIMON_OK;
+}
+
 /* Groups rows by partition: hash the partition columns (vectorized), then resolve collisions by
  * comparing rows; writes each group with `take` (or the batch itself when it holds one partition).
  */
@@ -377,18 +424,8 @@ static int split_and_write(paimon_write *w, const struct ArrowArray *norm, paimo
   }
   CP_GOTO_IF_ERROR(rc, cp_hash_rows(keys, (int64_t)w->n_part, hashes, err), done);
   int64_t n_groups = 0;
-  for (int64_t r = 0; r < n; r++) {
-    int64_t g = 0;
-    for (; g < n_groups; g++) {
-      int64_t f = first_row[g];
-      if (hashes[f] != hashes[r]) continue;
-      bool same = true;
-      for (size_t k = 0; k < w->n_part && same; k++) same = cp_rows_equal(&keys[k], f, &keys[k], r);
-      if (same) break;
-    }
-    if (g == n_groups) first_row[n_groups++] = r;
-    group_of[r] = g;
-  }
+  CP_GOTO_IF_ERROR(rc, group_rows(keys, w->n_part, hashes, n, group_of, first_row, &n_groups, err),
+                   done);
   if (n_groups == 1) {
     CP_GOTO_IF_ERROR(rc, partition_of_row(w, &v, 0, &key, err), done);
     rc = write_partition(w, (cp_bytes){key.data, key.len}, norm, err);

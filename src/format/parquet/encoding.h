@@ -108,6 +108,39 @@ int cp_pq_rle_encode_i32(cp_buf *out, const int32_t *values, size_t n, int bit_w
 int cp_pq_rle_encode_i16(cp_buf *out, const int16_t *values, size_t n, int bit_width,
                          paimon_error *err);
 
+/* A streaming RLE-hybrid encoder fed with runs (value, count) or level arrays, for writers whose
+ * values come as runs (the repetition and definition levels of lists, constant definition levels)
+ * and should never be expanded one entry at a time. The output decodes to the concatenation of
+ * everything put, in order; it is the same stream of runs cp_pq_rle_encode_* would produce except
+ * that long literal stretches are cut into bit-packed runs of at most CP_PQ_RLE_LITERAL_MAX values
+ * (any reader accepts consecutive bit-packed runs). A repeat of a value becomes an RLE run when 8
+ * or more of it are left after completing the pending literal group; shorter repeats are
+ * bit-packed.
+ *
+ * Lives on the caller's side (fields private); appends to the cp_buf given at init, which the
+ * caller owns. Values must fit bit_width (0..32): put_run checks its value, put_i16 its levels
+ * (EINVAL naming the value). After cp_pq_rle_writer_finish the output is complete; init again to
+ * start another stream. */
+#define CP_PQ_RLE_LITERAL_MAX 512
+typedef struct cp_pq_rle_writer {
+  cp_buf *out;
+  int bit_width;
+  uint32_t run_value; /* the run still being extended: not yet written */
+  uint64_t run_len;
+  size_t n_lit; /* pending literal values (n_lit % 8 is the open group's fill) */
+  uint32_t lit[CP_PQ_RLE_LITERAL_MAX];
+} cp_pq_rle_writer;
+
+void cp_pq_rle_writer_init(cp_pq_rle_writer *w, cp_buf *out, int bit_width);
+int cp_pq_rle_writer_put_run(cp_pq_rle_writer *w, uint32_t value, uint64_t count,
+                             paimon_error *err);
+int cp_pq_rle_writer_put_i16(cp_pq_rle_writer *w, const int16_t *values, size_t n,
+                             paimon_error *err);
+int cp_pq_rle_writer_finish(cp_pq_rle_writer *w, paimon_error *err);
+
+/* An upper bound of the bytes the stream will take once finished (output so far + pending). */
+size_t cp_pq_rle_writer_size_bound(const cp_pq_rle_writer *w);
+
 /* ------------------------------------------------------------------------------------------------
  * Levels (§3): definition and repetition levels of one page.
  */
@@ -121,6 +154,13 @@ int cp_pq_rle_encode_i16(cp_buf *out, const int16_t *values, size_t n, int bit_w
 int cp_pq_levels_decode(int16_t *out, size_t n, size_t *consumed, const uint8_t *data, size_t len,
                         int16_t max_level, int length_prefixed, const char *what,
                         paimon_error *err);
+
+/* cp_pq_levels_decode that also counts the levels equal to max_level into *n_max — for definition
+ * levels, the page's non-null values — as it decodes them (a whole RLE run at once), so that the
+ * reader needs no second pass over the page's levels. With max_level 0 every entry counts. */
+int cp_pq_levels_decode_count(int16_t *out, size_t n, size_t *consumed, size_t *n_max,
+                              const uint8_t *data, size_t len, int16_t max_level,
+                              int length_prefixed, const char *what, paimon_error *err);
 
 /* Number of entries equal to `level` — with level = max_def, the number of non-null values. */
 size_t cp_pq_count_level(const int16_t *levels, size_t n, int16_t level);

@@ -159,16 +159,19 @@ static int rle_too_big(const cp_pq_rle_decoder *d, uint32_t v, size_t index, uin
 
 /* Decodes into int16 (out16) or uint8 (out8), failing on a value > vmax. RLE runs — all of a
  * column without nulls is one — are checked once and filled directly; bit-packed runs go through
- * a stack chunk that is range-checked and narrowed. */
+ * a stack chunk that is range-checked and narrowed. With `n_max`, the values equal to vmax are
+ * counted as well: a whole RLE run at once, bit-packed values in the narrowing loop. */
 static int rle_decode_narrow(cp_pq_rle_decoder *d, int16_t *out16, uint8_t *out8, size_t n,
-                             uint32_t vmax, paimon_error *err) {
+                             uint32_t vmax, size_t *n_max, paimon_error *err) {
   uint32_t tmp[RLE_CHUNK];
   const int check = d->bit_width >= 32 || ((uint64_t)1 << d->bit_width) - 1 > vmax;
+  size_t count = 0;
   for (size_t k = 0; k < n;) {
     if (d->run_left == 0) CP_RETURN_IF_ERROR(rle_next_run(d, err));
     size_t take = n - k < d->run_left ? n - k : d->run_left;
     if (!d->packed) {
       if (d->run_value > vmax) return rle_too_big(d, d->run_value, d->produced, vmax, err);
+      if (d->run_value == vmax) count += take;
       if (out16)
         for (size_t i = 0; i < take; i++) out16[k + i] = (int16_t)d->run_value;
       else
@@ -185,6 +188,8 @@ static int rle_decode_narrow(cp_pq_rle_decoder *d, int16_t *out16, uint8_t *out8
           return rle_too_big(d, tmp[i], d->produced + i, vmax, err);
         }
       }
+      if (n_max)
+        for (size_t i = 0; i < take; i++) count += tmp[i] == vmax;
       if (out16)
         for (size_t i = 0; i < take; i++) out16[k + i] = (int16_t)tmp[i];
       else
@@ -194,15 +199,16 @@ static int rle_decode_narrow(cp_pq_rle_decoder *d, int16_t *out16, uint8_t *out8
     d->produced += take;
     k += take;
   }
+  if (n_max) *n_max = count;
   return PAIMON_OK;
 }
 
 int cp_pq_rle_decode_i16(cp_pq_rle_decoder *d, int16_t *out, size_t n, paimon_error *err) {
-  return rle_decode_narrow(d, out, NULL, n, INT16_MAX, err);
+  return rle_decode_narrow(d, out, NULL, n, INT16_MAX, NULL, err);
 }
 
 int cp_pq_rle_decode_u8(cp_pq_rle_decoder *d, uint8_t *out, size_t n, paimon_error *err) {
-  return rle_decode_narrow(d, NULL, out, n, UINT8_MAX, err);
+  return rle_decode_narrow(d, NULL, out, n, UINT8_MAX, NULL, err);
 }
 
 int cp_pq_rle_skip(cp_pq_rle_decoder *d, size_t n, paimon_error *err) {
@@ -253,12 +259,22 @@ int cp_pq_rle_length_prefix(const uint8_t **body, size_t *body_len, size_t *cons
 int cp_pq_levels_decode(int16_t *out, size_t n, size_t *consumed, const uint8_t *data, size_t len,
                         int16_t max_level, int length_prefixed, const char *what,
                         paimon_error *err) {
+  size_t n_max;
+  return cp_pq_levels_decode_count(out, n, consumed, &n_max, data, len, max_level, length_prefixed,
+                                   what, err);
+}
+
+int cp_pq_levels_decode_count(int16_t *out, size_t n, size_t *consumed, size_t *n_max,
+                              const uint8_t *data, size_t len, int16_t max_level,
+                              int length_prefixed, const char *what, paimon_error *err) {
   if (!what) what = "levels";
   if (max_level < 0)
     return paimon_error_set(err, PAIMON_EINVAL, "%s: negative maximum level %d", what, max_level);
   *consumed = 0;
+  *n_max = 0;
   if (max_level == 0) {
     memset(out, 0, n * sizeof *out);
+    *n_max = n;
     return PAIMON_OK;
   }
   const uint8_t *body = data;
@@ -269,7 +285,7 @@ int cp_pq_levels_decode(int16_t *out, size_t n, size_t *consumed, const uint8_t 
   CP_RETURN_IF_ERROR(
       cp_pq_rle_decoder_init(&d, body, body_len, cp_pq_bit_width((uint64_t)max_level), what, err));
   d.base = length_prefixed ? 4 : 0;
-  CP_RETURN_IF_ERROR(rle_decode_narrow(&d, out, NULL, n, (uint32_t)max_level, err));
+  CP_RETURN_IF_ERROR(rle_decode_narrow(&d, out, NULL, n, (uint32_t)max_level, n_max, err));
   *consumed = used;
   return PAIMON_OK;
 }
@@ -418,6 +434,118 @@ int cp_pq_rle_encode_i16(cp_buf *out, const int16_t *values, size_t n, int bit_w
   return rle_encode(out, values, 2, n, bit_width, err);
 }
 
+/* ---- streaming encoder (runs in, runs out) ---- */
+
+void cp_pq_rle_writer_init(cp_pq_rle_writer *w, cp_buf *out, int bit_width) {
+  w->out = out;
+  w->bit_width = bit_width;
+  w->run_value = 0;
+  w->run_len = 0;
+  w->n_lit = 0;
+}
+
+/* Writes the first `groups` groups of the literal buffer as one bit-packed run and moves what
+ * follows them to the front. */
+static int rlew_flush_groups(cp_pq_rle_writer *w, size_t groups, paimon_error *err) {
+  if (groups == 0) return PAIMON_OK;
+  cp_buf *out = w->out;
+  const size_t bytes = groups * (size_t)w->bit_width;
+  CP_RETURN_IF_ERROR(cp_buf_reserve(out, 10 + bytes, err));
+  out->len += cp_pq_uleb128_put(out->data + out->len, (uint64_t)groups << 1 | 1);
+  cp_pq_pack32(out->data + out->len, w->lit, groups, w->bit_width);
+  out->len += bytes;
+  const size_t used = groups * 8;
+  if (w->n_lit > used) memmove(w->lit, w->lit + used, (w->n_lit - used) * sizeof *w->lit);
+  w->n_lit -= used;
+  return PAIMON_OK;
+}
+
+/* Adds `count` copies of `value` to the pending literal, writing out full buffers. */
+static int rlew_literal(cp_pq_rle_writer *w, uint32_t value, uint64_t count, paimon_error *err) {
+  while (count > 0) {
+    size_t room = CP_PQ_RLE_LITERAL_MAX - w->n_lit;
+    size_t k = count < room ? (size_t)count : room;
+    for (size_t i = 0; i < k; i++) w->lit[w->n_lit + i] = value;
+    w->n_lit += k;
+    count -= k;
+    if (w->n_lit == CP_PQ_RLE_LITERAL_MAX)
+      CP_RETURN_IF_ERROR(rlew_flush_groups(w, CP_PQ_RLE_LITERAL_MAX / 8, err));
+  }
+  return PAIMON_OK;
+}
+
+/* Decides the run that has ended: an RLE run when 8 or more repeats are left after lending the
+ * pending literal what completes its group (bit-packed runs hold whole groups), else literal. */
+static int rlew_close_run(cp_pq_rle_writer *w, paimon_error *err) {
+  const uint64_t len = w->run_len;
+  if (len == 0) return PAIMON_OK;
+  w->run_len = 0;
+  const size_t pad = (8 - w->n_lit % 8) % 8;
+  if (len < pad + 8) return rlew_literal(w, w->run_value, len, err);
+  CP_RETURN_IF_ERROR(rlew_literal(w, w->run_value, pad, err));
+  CP_RETURN_IF_ERROR(rlew_flush_groups(w, w->n_lit / 8, err));
+  return rle_put_run(w->out, w->run_value, (size_t)(len - pad), w->bit_width, err);
+}
+
+static int rlew_bad_value(const cp_pq_rle_writer *w, long long v, paimon_error *err) {
+  return paimon_error_set(err, PAIMON_EINVAL, "RLE encoder: value %lld does not fit bit width %d",
+                          v, w->bit_width);
+}
+
+static inline int rlew_put(cp_pq_rle_writer *w, uint32_t value, uint64_t count, paimon_error *err) {
+  if (w->run_len > 0 && value == w->run_value) {
+    w->run_len += count;
+    return PAIMON_OK;
+  }
+  CP_RETURN_IF_ERROR(rlew_close_run(w, err));
+  w->run_value = value;
+  w->run_len = count;
+  return PAIMON_OK;
+}
+
+int cp_pq_rle_writer_put_run(cp_pq_rle_writer *w, uint32_t value, uint64_t count,
+                             paimon_error *err) {
+  if (w->bit_width < 32 && (value >> w->bit_width) != 0)
+    return rlew_bad_value(w, (long long)value, err);
+  return count ? rlew_put(w, value, count, err) : PAIMON_OK;
+}
+
+int cp_pq_rle_writer_put_i16(cp_pq_rle_writer *w, const int16_t *values, size_t n,
+                             paimon_error *err) {
+  uint32_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad |= (uint32_t)(uint16_t)values[i];
+  if (w->bit_width < 16 && (bad >> w->bit_width) != 0) {
+    for (size_t i = 0; i < n; i++)
+      if (values[i] < 0 || ((uint32_t)values[i] >> w->bit_width) != 0)
+        return rlew_bad_value(w, values[i], err);
+  }
+  size_t i = 0;
+  while (i < n) {
+    const int16_t v = values[i];
+    size_t j = i + 1;
+    while (j < n && values[j] == v) j++;
+    CP_RETURN_IF_ERROR(rlew_put(w, (uint32_t)(uint16_t)v, j - i, err));
+    i = j;
+  }
+  return PAIMON_OK;
+}
+
+int cp_pq_rle_writer_finish(cp_pq_rle_writer *w, paimon_error *err) {
+  CP_RETURN_IF_ERROR(rlew_close_run(w, err));
+  if (w->n_lit % 8) {
+    const size_t full = (w->n_lit + 7) / 8 * 8;
+    for (size_t i = w->n_lit; i < full; i++) w->lit[i] = 0;
+    w->n_lit = full;
+  }
+  return rlew_flush_groups(w, w->n_lit / 8, err);
+}
+
+size_t cp_pq_rle_writer_size_bound(const cp_pq_rle_writer *w) {
+  const size_t bw = (size_t)w->bit_width;
+  const uint64_t run = w->run_len < 16 ? w->run_len : 16; /* longer ones are an RLE run */
+  return w->out->len + ((size_t)run + w->n_lit + 7) / 8 * bw + 2 * (10 + 4);
+}
+
 /* Appends the 4-byte length prefix placeholder; rle_patch_prefix fills it in. */
 static int rle_begin_prefix(cp_buf *out, size_t *at, paimon_error *err) {
   *at = out->len;
@@ -475,7 +603,7 @@ int cp_pq_rle_bool_decode(uint8_t *out, size_t n, size_t *consumed, const uint8_
   cp_pq_rle_decoder d;
   CP_RETURN_IF_ERROR(cp_pq_rle_decoder_init(&d, body, body_len, 1, "RLE booleans", err));
   d.base = 4;
-  CP_RETURN_IF_ERROR(rle_decode_narrow(&d, NULL, out, n, 1, err));
+  CP_RETURN_IF_ERROR(rle_decode_narrow(&d, NULL, out, n, 1, NULL, err));
   *consumed = used;
   return PAIMON_OK;
 }

@@ -135,11 +135,16 @@ static int put_validity(struct ArrowArray *out, slots *s, paimon_error *err) {
   return cp_array_adopt_buffer(out, 0, v, cp_bitmap_bytes(out->length), err);
 }
 
-/* Hands a malloc'd buffer (possibly NULL when empty) to `out` as buffer i. */
-static int give(struct ArrowArray *out, int64_t i, cp_buf *b, int64_t size, paimon_error *err) {
+/* Hands a batch buffer (the first `size` bytes of `b`) to `out` as buffer i; it comes back to the
+ * leaf batch's pool when the array is released. */
+static int give(struct ArrowArray *out, int64_t i, const cp_pq_leaf_batch *lb, cp_buf *b,
+                int64_t size, paimon_error *err) {
   if (!b->data) CP_RETURN_IF_ERROR(cp_buf_reserve(b, 8, err));
-  b->len = 0;
-  return cp_array_adopt_buffer(out, i, cp_buf_detach(b), size, err);
+  if (size < 0 || (size_t)size > b->cap)
+    return paimon_error_set(err, PAIMON_ESTATE, "buffer of %zu bytes handed out as %lld", b->cap,
+                            (long long)size);
+  b->len = (size_t)size;
+  return cp_array_adopt_pooled(out, i, b, lb->pool, err);
 }
 
 /* Spreads dense values over their valid slots. The common widths run branch-free: every slot is
@@ -178,7 +183,8 @@ static void scatter_fixed(uint8_t *dst, const uint8_t *src, const uint8_t *valid
 static int leaf_fixed(cp_pq_leaf_batch *lb, slots *s, size_t w, struct ArrowArray *out,
                       paimon_error *err) {
   CP_RETURN_IF_ERROR(cp_array_init(out, 2, 0, err));
-  if (!s->validity) return give(out, 1, &lb->values, s->n * (int64_t)w, err);
+  /* Spaced values are in their slots already (null ones zeroed). */
+  if (!s->validity || lb->spaced) return give(out, 1, lb, &lb->values, s->n * (int64_t)w, err);
   /* the one value of slack scatter_fixed reads past the dense values */
   CP_RETURN_IF_ERROR(cp_buf_append_zeros(&lb->values, w, err));
   void *dst;
@@ -192,6 +198,11 @@ static int leaf_bool(cp_pq_leaf_batch *lb, slots *s, struct ArrowArray *out, pai
   void *dst;
   CP_RETURN_IF_ERROR(cp_array_alloc_buffer(out, 1, cp_bitmap_bytes(s->n), &dst, err));
   const uint8_t *src = lb->values.data;
+  if (lb->spaced) { /* one 0/1 byte per slot, nulls 0 */
+    for (int64_t i = 0; i < s->n; i++)
+      ((uint8_t *)dst)[i >> 3] |= (uint8_t)((src[i] != 0) << (i & 7));
+    return PAIMON_OK;
+  }
   int64_t j = 0;
   for (int64_t i = 0; i < s->n; i++) {
     if (s->validity && !cp_bit_get(s->validity, i)) continue;
@@ -206,8 +217,14 @@ static int leaf_binary(const cp_pq_rnode *node, cp_pq_leaf_batch *lb, slots *s,
   const int32_t *src = (const int32_t *)lb->values.data;
   bool large = cp_arrow_type_has_large_offsets(node->type.id);
   int64_t data_len = (int64_t)lb->data.len;
-  if (!s->validity && !large) {
-    CP_RETURN_IF_ERROR(give(out, 1, &lb->values, (s->n + 1) * 4, err));
+  lb->data_hint = lb->data.len;
+  lb->data_hint_entries = lb->n_entries;
+  if ((!s->validity || lb->spaced) && !large) {
+    CP_RETURN_IF_ERROR(give(out, 1, lb, &lb->values, (s->n + 1) * 4, err));
+  } else if (lb->spaced) { /* spaced offsets, widened */
+    void *dst;
+    CP_RETURN_IF_ERROR(cp_array_alloc_buffer(out, 1, (s->n + 1) * 8, &dst, err));
+    for (int64_t i = 0; i <= s->n; i++) ((int64_t *)dst)[i] = src[i];
   } else {
     void *dst;
     size_t ow = large ? 8 : 4;
@@ -228,7 +245,7 @@ static int leaf_binary(const cp_pq_rnode *node, cp_pq_leaf_batch *lb, slots *s,
     else
       ((int32_t *)dst)[0] = src[0];
   }
-  return give(out, 2, &lb->data, data_len, err);
+  return give(out, 2, lb, &lb->data, data_len, err);
 }
 
 static int leaf_array(const cp_pq_rnode *node, cp_pq_leaf_batch *lb, slots *s,
@@ -242,6 +259,10 @@ static int leaf_array(const cp_pq_rnode *node, cp_pq_leaf_batch *lb, slots *s,
     return paimon_error_set(err, PAIMON_ECORRUPT,
                             "column '%s': %lld values for %lld non-null slots", node->path,
                             (long long)lb->n_values, (long long)(s->n - s->null_count));
+  if (lb->spaced && s->n != lb->n_entries) /* spaced values are laid out one per entry */
+    return paimon_error_set(err, PAIMON_ESTATE,
+                            "column '%s': %lld slots for %lld spaced level entries", node->path,
+                            (long long)s->n, (long long)lb->n_entries);
   int rc;
   switch (node->conv.out_kind) {
   case CP_PQ_OUT_BOOL: rc = leaf_bool(lb, s, out, err); break;

@@ -3,7 +3,8 @@
  *
  * Entries are kept as three parallel arrays (rep, def, entry_slot). An entry that ended above the
  * leaf (NULL or empty collection) has slot -1; its def is final. Steps that repeat entries write
- * into the scratch arrays and swap, so each step is a linear pass.
+ * into the scratch arrays and swap, so each step is a linear pass. The list_runs shortcut
+ * (levels_write.h) skips all of that for a single collection without NULLs.
  */
 #include "format/parquet/levels_write.h"
 
@@ -152,6 +153,54 @@ static bool path_is_simple(const cp_pq_leaf *leaf, const cp_array_view *const *v
   return true;
 }
 
+static bool no_nulls(const cp_array_view *v, int64_t start, int64_t n) {
+  return !v->validity || n <= 0 || cp_bitmap_all_set(v->validity, v->offset + start, n);
+}
+
+/* The list_runs shortcut (see levels_write.h): one collection (LIST or MAP) right above the leaf,
+ * no NULL collection in the rows and no NULL element in their elements. */
+static bool try_list_runs(cp_pq_levels *lv, const cp_pq_leaf *leaf,
+                          const cp_array_view *const *views, int64_t row0, int64_t n) {
+  if (lv->general_only || n <= 0 || leaf->n_steps != 2 || leaf->steps[1].kind != CP_PQ_STEP_LEAF)
+    return false;
+  const cp_pq_step *st = &leaf->steps[0];
+  if (st->kind != CP_PQ_STEP_LIST && st->kind != CP_PQ_STEP_MAP) return false;
+  const cp_array_view *list = views[0];
+  if (!no_nulls(list, row0, n)) return false;
+  int64_t s, e, unused;
+  cp_view_list_range(list, row0, &s, &unused);
+  cp_view_list_range(list, row0 + n - 1, &unused, &e);
+  if (!no_nulls(views[1], s, e - s)) return false;
+  bool empty = false;
+  if (list->offsets32) {
+    const int32_t *o = list->offsets32 + list->offset + row0;
+    for (int64_t i = 0; i < n && !empty; i++) empty = o[i + 1] == o[i];
+  } else if (list->offsets64) {
+    const int64_t *o = list->offsets64 + list->offset + row0;
+    for (int64_t i = 0; i < n && !empty; i++) empty = o[i + 1] == o[i];
+  } else {
+    empty = list->type.list_size == 0;
+  }
+  int64_t empties = 0;
+  for (int64_t i = 0; empty && i < n; i++) {
+    int64_t a, b;
+    cp_view_list_range(list, row0 + i, &a, &b);
+    empties += a == b;
+  }
+  lv->list_runs = true;
+  lv->has_empty = empty;
+  lv->list = list;
+  lv->list_row0 = row0;
+  lv->empty_def = st->required ? 0 : 1;
+  lv->list_rep = st->rep_level;
+  lv->all_defined = false;
+  lv->contiguous = true;
+  lv->first_slot = s;
+  lv->n_values = e - s;
+  lv->n_entries = e - s + empties;
+  return true;
+}
+
 /* A flat OPTIONAL column: def levels are the validity bits, values the set ones. */
 static int flat_optional(cp_pq_levels *lv, const cp_array_view *v, int64_t row0, int64_t n,
                          paimon_error *err) {
@@ -178,6 +227,8 @@ int cp_pq_levels_compute(cp_pq_levels *lv, const cp_pq_leaf *leaf,
   lv->n_rows = n_rows;
   lv->has_rep = leaf->max_rep > 0;
   lv->def_bits = NULL;
+  lv->list_runs = false;
+  if (try_list_runs(lv, leaf, views, row0, n_rows)) return PAIMON_OK;
   if (path_is_simple(leaf, views, row0, n_rows)) {
     lv->all_defined = lv->contiguous = true;
     lv->n_entries = lv->n_values = n_rows;
@@ -202,8 +253,34 @@ int cp_pq_levels_compute(cp_pq_levels *lv, const cp_pq_leaf *leaf,
   return collect_values(lv, err);
 }
 
-void cp_pq_levels_span(const cp_pq_levels *lv, int16_t max_def, int64_t entry, int64_t rows,
-                       int64_t *n_entries, int64_t *n_values) {
+/* list_runs: the element range of rows [row, row + rows) and the empty lists among them. */
+static void list_span(const cp_pq_levels *lv, int64_t row, int64_t rows, int64_t *first,
+                      int64_t *values, int64_t *empties) {
+  int64_t s, e, unused;
+  cp_view_list_range(lv->list, lv->list_row0 + row, &s, &unused);
+  cp_view_list_range(lv->list, lv->list_row0 + row + rows - 1, &unused, &e);
+  *first = s;
+  *values = e - s;
+  *empties = 0;
+  for (int64_t i = 0; lv->has_empty && i < rows; i++) {
+    int64_t a, b;
+    cp_view_list_range(lv->list, lv->list_row0 + row + i, &a, &b);
+    *empties += a == b;
+  }
+}
+
+void cp_pq_levels_span(const cp_pq_levels *lv, int16_t max_def, int64_t entry, int64_t row,
+                       int64_t rows, int64_t *n_entries, int64_t *n_values) {
+  if (rows <= 0) {
+    *n_entries = *n_values = 0;
+    return;
+  }
+  if (lv->list_runs) {
+    int64_t first, empties;
+    list_span(lv, row, rows, &first, n_values, &empties);
+    *n_entries = *n_values + empties;
+    return;
+  }
   if (lv->all_defined) {
     *n_entries = *n_values = rows;
     return;
@@ -226,4 +303,67 @@ void cp_pq_levels_span(const cp_pq_levels *lv, int16_t max_def, int64_t entry, i
   }
   *n_entries = e - entry;
   *n_values = values;
+}
+
+/* Rows of a list without NULLs or empties, int32 offsets: the common embedding case, with the
+ * per-row work reduced to three runs. */
+static int put_runs32(const int32_t *o, int64_t rows, int16_t max_def, int16_t list_rep,
+                      cp_pq_rle_writer *rep, cp_pq_rle_writer *def, paimon_error *err) {
+  for (int64_t i = 0; i < rows; i++) {
+    const uint32_t len = (uint32_t)(o[i + 1] - o[i]);
+    CP_RETURN_IF_ERROR(cp_pq_rle_writer_put_run(rep, 0, 1, err));
+    if (len > 1)
+      CP_RETURN_IF_ERROR(cp_pq_rle_writer_put_run(rep, (uint32_t)list_rep, len - 1, err));
+  }
+  return cp_pq_rle_writer_put_run(def, (uint32_t)max_def, (uint64_t)(o[rows] - o[0]), err);
+}
+
+int cp_pq_levels_put_runs(const cp_pq_levels *lv, int16_t max_def, int64_t row, int64_t rows,
+                          cp_pq_rle_writer *rep, cp_pq_rle_writer *def, paimon_error *err) {
+  const cp_array_view *list = lv->list;
+  const int64_t r0 = lv->list_row0 + row;
+  if (!lv->has_empty && list->offsets32)
+    return put_runs32(list->offsets32 + list->offset + r0, rows, max_def, lv->list_rep, rep, def,
+                      err);
+  for (int64_t i = 0; i < rows; i++) {
+    int64_t s, e;
+    cp_view_list_range(list, r0 + i, &s, &e);
+    CP_RETURN_IF_ERROR(cp_pq_rle_writer_put_run(rep, 0, 1, err));
+    if (e == s) {
+      CP_RETURN_IF_ERROR(cp_pq_rle_writer_put_run(def, (uint32_t)lv->empty_def, 1, err));
+      continue;
+    }
+    if (e - s > 1)
+      CP_RETURN_IF_ERROR(
+          cp_pq_rle_writer_put_run(rep, (uint32_t)lv->list_rep, (uint64_t)(e - s - 1), err));
+    CP_RETURN_IF_ERROR(cp_pq_rle_writer_put_run(def, (uint32_t)max_def, (uint64_t)(e - s), err));
+  }
+  return PAIMON_OK;
+}
+
+int64_t cp_pq_levels_rows_within(const cp_pq_leaf *leaf, const cp_array_view *const *views,
+                                 int64_t row0, int64_t n, int64_t budget, int64_t *entries) {
+  uint32_t i = 0;
+  *entries = n;
+  while (i < leaf->n_steps && leaf->steps[i].kind == CP_PQ_STEP_STRUCT) i++;
+  if (n <= 0 || i == leaf->n_steps ||
+      (leaf->steps[i].kind != CP_PQ_STEP_LIST && leaf->steps[i].kind != CP_PQ_STEP_MAP))
+    return n;
+  const cp_array_view *v = views[i];
+  int64_t start, unused, end;
+  cp_view_list_range(v, row0, &start, &unused);
+  /* The largest k with elements(k) + k <= budget (at least 1); both grow with k, as offsets are
+   * monotone. */
+  int64_t lo = 1, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo + 1) / 2;
+    cp_view_list_range(v, row0 + mid - 1, &unused, &end);
+    if (end - start + mid <= budget)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  cp_view_list_range(v, row0 + lo - 1, &unused, &end);
+  *entries = end - start + lo;
+  return lo;
 }

@@ -22,96 +22,13 @@ enum {
   CP_PQ_MAX_HEADER = 16 << 20    /* page headers (with statistics) larger than this are refused */
 };
 
-struct cp_pq_chunk_reader {
-  cp_rfile *file;
-  const char *path;
-  const cp_pq_footer *footer;
-  const char *column;
-  const cp_pq_leaf_conv *conv; /* NULL: levels only */
-  cp_pq_read_limits lim;
-  int32_t leaf;
-  int phys;
-  int32_t width; /* physical width of fixed-width types (BOOLEAN: 1 byte per decoded value) */
-  int16_t max_def, max_rep;
-  /* the chunk */
-  int32_t rg;
-  int codec; /* cp_codec, or -1 when the file's codec is not supported */
-  int pq_codec;
-  uint64_t chunk_start, chunk_end, pos, page_off;
-  int64_t chunk_values, values_seen;
-  cp_buf window;
-  uint64_t window_off;
-  /* dictionary, in the output representation */
-  bool has_dict;
-  int64_t dict_count;
-  cp_buf dict_fixed, dict_offsets, dict_data;
-  /* the current data page */
-  int encoding;
-  int64_t page_entries, page_pos, page_values, page_values_pos;
-  cp_buf def, rep; /* int16 levels of the whole page */
-  cp_buf page_buf; /* decompressed bytes */
-  const uint8_t *vals;
-  size_t vals_len, plain_pos;
-  cp_pq_rle_decoder rle;
-  cp_pq_delta_decoder delta;
-  cp_buf dec_offsets, dec_data; /* DELTA_(LENGTH_)BYTE_ARRAY pages, decoded whole */
-  cp_buf scratch, scratch_off, scratch_data;
-};
-
-/* Entries of levels[0..n) equal to `level` (0..32767), four at a time: a lane of x ^ pattern is
- * zero exactly where the level matches, and (v & 0x7FFF) + 0x7FFF sets a lane's top bit iff its
- * low 15 bits are non-zero, without carrying into the next lane; multiplying the lane bits by
- * 0x0001000100010001 sums them in the top lane (no popcount instruction needed). */
-static size_t count_level(const int16_t *levels, size_t n, int16_t level) {
-  const uint64_t lanes = 0x0001000100010001ULL, low = 0x7FFF * lanes, top = 0x8000 * lanes;
-  const uint64_t pattern = (uint64_t)(uint16_t)level * lanes;
-  size_t i = 0, nonzero = 0;
-  for (; i + 4 <= n; i += 4) {
-    uint64_t x;
-    memcpy(&x, levels + i, 8);
-    uint64_t y = x ^ pattern;
-    uint64_t mask = ((((y & low) + low) | y) & top) >> 15; /* one bit per non-matching lane */
-    nonzero += (size_t)((mask * lanes) >> 48);             /* sum of the four lane bits */
-  }
-  size_t count = i - nonzero;
-  for (; i < n; i++) count += levels[i] == level;
-  return count;
-}
-
-/* ---- leaf batches ------------------------------------------------------------------------------
- */
-
-int cp_pq_leaf_batch_reset(cp_pq_leaf_batch *b, int64_t rows, paimon_error *err) {
-  b->n_entries = b->n_values = b->n_present = 0;
-  b->def.len = b->rep.len = b->values.len = b->data.len = 0;
-  size_t n = rows > 0 ? (size_t)rows : 0;
-  if (b->max_def > 0) CP_RETURN_IF_ERROR(cp_buf_reserve(&b->def, n * sizeof(int16_t), err));
-  if (b->max_rep > 0) CP_RETURN_IF_ERROR(cp_buf_reserve(&b->rep, n * sizeof(int16_t), err));
-  switch (b->out_kind) {
-  case CP_PQ_OUT_BOOL: return cp_buf_reserve(&b->values, n, err);
-  case CP_PQ_OUT_FIXED: return cp_buf_reserve(&b->values, n * (size_t)b->out_width, err);
-  case CP_PQ_OUT_BINARY: {
-    int32_t zero = 0;
-    CP_RETURN_IF_ERROR(cp_buf_reserve(&b->values, (n + 1) * sizeof zero, err));
-    return cp_buf_append(&b->values, &zero, sizeof zero, err);
-  }
-  default: return PAIMON_OK;
-  }
-}
-
-void cp_pq_leaf_batch_free(cp_pq_leaf_batch *b) {
-  cp_buf_free(&b->def);
-  cp_buf_free(&b->rep);
-  cp_buf_free(&b->values);
-  cp_buf_free(&b->data);
-}
-
 /* ---- setup -------------------------------------------------------------------------------------
  */
 
 int cp_pq_chunk_reader_new(cp_pq_chunk_reader **out, cp_rfile *file, const char *path,
                            const cp_pq_footer *footer, int32_t leaf, const cp_pq_leaf_conv *conv,
-                           const cp_pq_read_limits *limits, paimon_error *err) {
+                           const cp_pq_read_limits *limits, cp_codec_ctx *codec_ctx,
+                           paimon_error *err) {
   cp_pq_chunk_reader *cr = calloc(1, sizeof *cr);
   if (!cr) return CP_ENOMEM(err, "parquet column reader");
   const cp_pq_schema_node *node = footer->schema.leaves[leaf];
@@ -121,6 +38,7 @@ int cp_pq_chunk_reader_new(cp_pq_chunk_reader **out, cp_rfile *file, const char 
   cr->column = node->path_str;
   cr->conv = conv;
   cr->lim = *limits;
+  cr->codec_ctx = codec_ctx;
   cr->leaf = leaf;
   cr->phys = node->element->type.value;
   cr->max_def = node->max_def;
@@ -143,7 +61,8 @@ void cp_pq_chunk_reader_free(cp_pq_chunk_reader *cr) {
   if (!cr) return;
   cp_buf *bufs[] = {&cr->window,   &cr->dict_fixed, &cr->dict_offsets, &cr->dict_data,
                     &cr->def,      &cr->rep,        &cr->page_buf,     &cr->dec_offsets,
-                    &cr->dec_data, &cr->scratch,    &cr->scratch_off,  &cr->scratch_data};
+                    &cr->dec_data, &cr->scratch,    &cr->scratch_off,  &cr->scratch_data,
+                    &cr->spread};
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) cp_buf_free(bufs[i]);
   free(cr);
 }
@@ -251,8 +170,8 @@ static int page_body(cp_pq_chunk_reader *cr, const uint8_t *raw, size_t comp, si
   }
   cr->page_buf.len = 0;
   CP_RETURN_IF_ERROR(cp_buf_reserve(&cr->page_buf, uncomp ? uncomp : 1, err));
-  CP_RETURN_IF_ERROR(
-      cp_decompress_exact((cp_codec)cr->codec, raw, comp, cr->page_buf.data, uncomp, err));
+  CP_RETURN_IF_ERROR(cp_decompress_exact_ctx(cr->codec_ctx, (cp_codec)cr->codec, raw, comp,
+                                             cr->page_buf.data, uncomp, err));
   *out = cr->page_buf.data;
   return PAIMON_OK;
 }
@@ -354,18 +273,24 @@ static int bitpacked_levels(int16_t *out, size_t n, int16_t max, const uint8_t *
   return PAIMON_OK;
 }
 
+/* Decodes n levels into dst; *n_max receives how many equal `max` (counted from the runs as they
+ * are decoded: for definition levels, the page's non-null values). */
 static int decode_levels(cp_buf *dst, size_t n, int16_t max, int enc, bool v1, const uint8_t *data,
-                         size_t len, size_t *consumed, const char *what, paimon_error *err) {
+                         size_t len, size_t *consumed, size_t *n_max, const char *what,
+                         paimon_error *err) {
   dst->len = 0;
   CP_RETURN_IF_ERROR(cp_buf_reserve(dst, n * sizeof(int16_t) + 2, err));
   dst->len = n * sizeof(int16_t);
   int16_t *out = (int16_t *)dst->data;
-  if (v1 && enc == CP_PQ_ENC_BIT_PACKED)
-    return bitpacked_levels(out, n, max, data, len, consumed, what, err);
+  if (v1 && enc == CP_PQ_ENC_BIT_PACKED) {
+    CP_RETURN_IF_ERROR(bitpacked_levels(out, n, max, data, len, consumed, what, err));
+    *n_max = cp_pq_count_level(out, n, max); /* the deprecated encoding: rare, no fast count */
+    return PAIMON_OK;
+  }
   if (v1 && enc != CP_PQ_ENC_RLE)
     return paimon_error_set(err, PAIMON_EUNSUPPORTED, "%s encoded as %s", what,
                             cp_pq_encoding_name(enc));
-  return cp_pq_levels_decode(out, n, consumed, data, len, max, v1 ? 1 : 0, what, err);
+  return cp_pq_levels_decode_count(out, n, consumed, n_max, data, len, max, v1 ? 1 : 0, what, err);
 }
 
 static bool encoding_fits(int enc, int phys) {
@@ -443,15 +368,17 @@ static int page_levels(cp_pq_chunk_reader *cr, int64_t n, bool v1, int rep_enc, 
                             "data page holds %lld level entries (chunk has %lld left, limit %lld)",
                             (long long)n, (long long)(cr->chunk_values - cr->values_seen),
                             (long long)cr->lim.max_page_values);
-  size_t at = 0, used = 0;
+  size_t at = 0, used = 0, starts = 0, present = (size_t)n;
   if (cr->max_rep > 0)
     CP_RETURN_IF_ERROR(decode_levels(&cr->rep, (size_t)n, cr->max_rep, rep_enc, v1, lv,
-                                     v1 ? lv_len : rep_len, &used, "repetition levels", err));
+                                     v1 ? lv_len : rep_len, &used, &starts, "repetition levels",
+                                     err));
   at = v1 ? used : rep_len;
   used = 0;
   if (cr->max_def > 0)
     CP_RETURN_IF_ERROR(decode_levels(&cr->def, (size_t)n, cr->max_def, def_enc, v1, lv + at,
-                                     v1 ? lv_len - at : def_len, &used, "definition levels", err));
+                                     v1 ? lv_len - at : def_len, &used, &present,
+                                     "definition levels", err));
   at += v1 ? used : def_len;
   *values_at = at;
   if (cr->values_seen == 0 && n > 0 && cr->max_rep > 0 && ((const int16_t *)cr->rep.data)[0] != 0)
@@ -460,10 +387,9 @@ static int page_levels(cp_pq_chunk_reader *cr, int64_t n, bool v1, int rep_enc, 
                             ((const int16_t *)cr->rep.data)[0]);
   cr->page_entries = n;
   cr->page_pos = 0;
-  cr->page_values =
-      cr->max_def > 0 ? (int64_t)count_level((const int16_t *)cr->def.data, (size_t)n, cr->max_def)
-                      : n;
+  cr->page_values = (int64_t)present;
   cr->page_values_pos = 0;
+  cr->page_present_pos = 0;
   cr->values_seen += n;
   return PAIMON_OK;
 }
@@ -576,191 +502,6 @@ static int next_page(cp_pq_chunk_reader *cr, int64_t *skip, bool *loaded, paimon
   return PAIMON_OK;
 }
 
-/* ---- values ------------------------------------------------------------------------------------
- */
-
-static int skip_plain_binary(cp_pq_chunk_reader *cr, size_t m, paimon_error *err) {
-  size_t p = cr->plain_pos;
-  for (size_t i = 0; i < m; i++) {
-    uint32_t l;
-    if (cr->vals_len - p < 4) goto short_data;
-    memcpy(&l, cr->vals + p, 4);
-    p += 4;
-    if (l > cr->vals_len - p) goto short_data;
-    p += l;
-  }
-  cr->plain_pos = p;
-  return PAIMON_OK;
-short_data:
-  return paimon_error_set(err, PAIMON_ECORRUPT, "PLAIN byte arrays end early at byte %zu", p);
-}
-
-static int skip_values(cp_pq_chunk_reader *cr, size_t m, paimon_error *err) {
-  switch (cr->encoding) {
-  case CP_PQ_ENC_PLAIN_DICTIONARY:
-  case CP_PQ_ENC_RLE_DICTIONARY:
-  case CP_PQ_ENC_RLE: CP_RETURN_IF_ERROR(cp_pq_rle_skip(&cr->rle, m, err)); break;
-  case CP_PQ_ENC_PLAIN:
-    if (cr->phys == CP_PQ_BYTE_ARRAY) {
-      CP_RETURN_IF_ERROR(skip_plain_binary(cr, m, err));
-    } else {
-      size_t unit = cr->phys == CP_PQ_BOOLEAN ? 1 : (size_t)cr->width;
-      size_t room = cr->phys == CP_PQ_BOOLEAN ? cr->vals_len * 8 : cr->vals_len;
-      if (m * unit > room - cr->plain_pos)
-        return paimon_error_set(err, PAIMON_ECORRUPT, "PLAIN values end early");
-      cr->plain_pos += m * unit;
-    }
-    break;
-  case CP_PQ_ENC_DELTA_BINARY_PACKED:
-    for (size_t k = 0; k < m;) {
-      int64_t tmp[512];
-      size_t c = m - k < 256 ? m - k : 256;
-      int rc = cr->phys == CP_PQ_INT32 ? cp_pq_delta_decode_i32(&cr->delta, (int32_t *)tmp, c, err)
-                                       : cp_pq_delta_decode_i64(&cr->delta, tmp, c, err);
-      CP_RETURN_IF_ERROR(rc);
-      k += c;
-    }
-    break;
-  default: break; /* page-decoded encodings and BYTE_STREAM_SPLIT index by page_values_pos */
-  }
-  cr->page_values_pos += (int64_t)m;
-  return PAIMON_OK;
-}
-
-/* Decodes m fixed-width physical values (BOOLEAN: 0/1 bytes) into `out`. */
-static int decode_phys_fixed(cp_pq_chunk_reader *cr, size_t m, void *out, paimon_error *err) {
-  size_t used;
-  size_t w = (size_t)cr->width;
-  switch (cr->encoding) {
-  case CP_PQ_ENC_PLAIN:
-    if (cr->phys == CP_PQ_BOOLEAN) {
-      CP_RETURN_IF_ERROR(
-          cp_pq_plain_decode_bool(out, m, cr->vals, cr->vals_len, cr->plain_pos, err));
-      cr->plain_pos += m;
-      return PAIMON_OK;
-    }
-    CP_RETURN_IF_ERROR(cp_pq_plain_decode_fixed(out, m, &used, cr->vals + cr->plain_pos,
-                                                cr->vals_len - cr->plain_pos, w, err));
-    cr->plain_pos += used;
-    return PAIMON_OK;
-  case CP_PQ_ENC_RLE: return cp_pq_rle_decode_u8(&cr->rle, out, m, err);
-  case CP_PQ_ENC_DELTA_BINARY_PACKED:
-    return cr->phys == CP_PQ_INT32 ? cp_pq_delta_decode_i32(&cr->delta, out, m, err)
-                                   : cp_pq_delta_decode_i64(&cr->delta, out, m, err);
-  case CP_PQ_ENC_BYTE_STREAM_SPLIT:
-    return cp_pq_bss_decode(out, m, cr->vals, cr->vals_len, w, (size_t)cr->page_values_pos, err);
-  case CP_PQ_ENC_DELTA_BYTE_ARRAY:
-    return cp_pq_binary_to_fixed(out, (const int32_t *)cr->dec_offsets.data + cr->page_values_pos,
-                                 cr->dec_data.data, m, w, err);
-  default:
-    return paimon_error_set(err, PAIMON_EUNSUPPORTED, "value encoding %s",
-                            cp_pq_encoding_name(cr->encoding));
-  }
-}
-
-/* Decodes m BYTE_ARRAY values appended to (offsets, data) in Arrow layout (`offsets` points at
- * the last offset already there). */
-static int decode_phys_binary(cp_pq_chunk_reader *cr, size_t m, int32_t *offsets, cp_buf *data,
-                              paimon_error *err) {
-  if (cr->encoding == CP_PQ_ENC_PLAIN) {
-    size_t used;
-    CP_RETURN_IF_ERROR(cp_pq_plain_decode_binary(offsets, data, m, &used, cr->vals + cr->plain_pos,
-                                                 cr->vals_len - cr->plain_pos, err));
-    cr->plain_pos += used;
-    return PAIMON_OK;
-  }
-  /* DELTA_(LENGTH_)BYTE_ARRAY: copy from the page-decoded values. */
-  const int32_t *src = (const int32_t *)cr->dec_offsets.data + cr->page_values_pos;
-  size_t bytes = (size_t)(src[m] - src[0]);
-  if (data->len > (size_t)INT32_MAX || bytes > (size_t)INT32_MAX - data->len)
-    return paimon_error_set(err, PAIMON_EINVAL,
-                            "byte arrays of one batch exceed 2 GiB; use a smaller batch size");
-  int32_t base = (int32_t)data->len - src[0];
-  CP_RETURN_IF_ERROR(cp_buf_append(data, cr->dec_data.data + src[0], bytes, err));
-  offsets[0] = (int32_t)(data->len - bytes);
-  for (size_t i = 1; i <= m; i++) offsets[i] = src[i] + base;
-  return PAIMON_OK;
-}
-
-static bool is_dict_encoding(int enc) {
-  return enc == CP_PQ_ENC_PLAIN_DICTIONARY || enc == CP_PQ_ENC_RLE_DICTIONARY;
-}
-
-static int indices(cp_pq_chunk_reader *cr, size_t m, const int32_t **out, paimon_error *err) {
-  cr->scratch.len = 0;
-  CP_RETURN_IF_ERROR(cp_buf_reserve(&cr->scratch, m * sizeof(int32_t), err));
-  CP_RETURN_IF_ERROR(cp_pq_dict_indices_decode(&cr->rle, (int32_t *)cr->scratch.data, m,
-                                               (size_t)cr->dict_count, err));
-  *out = (const int32_t *)cr->scratch.data;
-  return PAIMON_OK;
-}
-
-static int read_binary_values(cp_pq_chunk_reader *cr, size_t m, cp_pq_leaf_batch *b,
-                              paimon_error *err) {
-  CP_RETURN_IF_ERROR(cp_buf_reserve(&b->values, m * sizeof(int32_t), err));
-  int32_t *offsets = (int32_t *)b->values.data + b->n_values;
-  if (is_dict_encoding(cr->encoding)) {
-    const int32_t *idx;
-    CP_RETURN_IF_ERROR(indices(cr, m, &idx, err));
-    CP_RETURN_IF_ERROR(cp_pq_dict_gather_binary(offsets, &b->data, idx, m,
-                                                (const int32_t *)cr->dict_offsets.data,
-                                                cr->dict_data.data, (size_t)cr->dict_count, err));
-  } else if (cr->phys == CP_PQ_FIXED_LEN_BYTE_ARRAY) {
-    cr->scratch_data.len = 0;
-    CP_RETURN_IF_ERROR(cp_buf_reserve(&cr->scratch_data, m * (size_t)cr->width + 1, err));
-    CP_RETURN_IF_ERROR(decode_phys_fixed(cr, m, cr->scratch_data.data, err));
-    CP_RETURN_IF_ERROR(cp_pq_convert_fixed_to_binary(cr->scratch_data.data, m, (size_t)cr->width,
-                                                     offsets, &b->data, err));
-  } else {
-    CP_RETURN_IF_ERROR(decode_phys_binary(cr, m, offsets, &b->data, err));
-  }
-  b->values.len += m * sizeof(int32_t);
-  return PAIMON_OK;
-}
-
-static int read_fixed_values(cp_pq_chunk_reader *cr, size_t m, cp_pq_leaf_batch *b,
-                             paimon_error *err) {
-  const cp_pq_leaf_conv *c = cr->conv;
-  size_t ow = c->out_kind == CP_PQ_OUT_BOOL ? 1 : (size_t)c->out_width;
-  CP_RETURN_IF_ERROR(cp_buf_reserve(&b->values, m * ow, err));
-  uint8_t *dst = b->values.data + b->values.len;
-  if (is_dict_encoding(cr->encoding)) {
-    const int32_t *idx;
-    CP_RETURN_IF_ERROR(indices(cr, m, &idx, err));
-    CP_RETURN_IF_ERROR(
-        cp_pq_dict_gather_fixed(dst, idx, m, cr->dict_fixed.data, (size_t)cr->dict_count, ow, err));
-  } else if (cr->phys == CP_PQ_BYTE_ARRAY) { /* BYTE_ARRAY decimals */
-    cr->scratch_off.len = cr->scratch_data.len = 0;
-    CP_RETURN_IF_ERROR(cp_buf_reserve(&cr->scratch_off, (m + 1) * sizeof(int32_t), err));
-    int32_t *offs = (int32_t *)cr->scratch_off.data;
-    offs[0] = 0;
-    CP_RETURN_IF_ERROR(decode_phys_binary(cr, m, offs, &cr->scratch_data, err));
-    CP_RETURN_IF_ERROR(
-        cp_pq_convert_binary(c, offs, cr->scratch_data.data, m, dst, cr->column, err));
-  } else if (c->conv == CP_PQ_CONV_COPY) {
-    CP_RETURN_IF_ERROR(decode_phys_fixed(cr, m, dst, err));
-  } else {
-    cr->scratch.len = 0;
-    CP_RETURN_IF_ERROR(cp_buf_reserve(&cr->scratch, m * (size_t)cr->width + 1, err));
-    CP_RETURN_IF_ERROR(decode_phys_fixed(cr, m, cr->scratch.data, err));
-    CP_RETURN_IF_ERROR(cp_pq_convert_fixed(c, cr->scratch.data, m, dst, cr->column, err));
-  }
-  b->values.len += m * ow;
-  return PAIMON_OK;
-}
-
-static int read_values(cp_pq_chunk_reader *cr, size_t m, cp_pq_leaf_batch *b, paimon_error *err) {
-  if (m == 0) return PAIMON_OK;
-  if ((int64_t)m > cr->page_values - cr->page_values_pos)
-    return paimon_error_set(err, PAIMON_ESTATE, "values requested past the page");
-  int rc = cr->conv->out_kind == CP_PQ_OUT_BINARY ? read_binary_values(cr, m, b, err)
-                                                  : read_fixed_values(cr, m, b, err);
-  CP_RETURN_IF_ERROR(rc);
-  cr->page_values_pos += (int64_t)m;
-  b->n_values += (int64_t)m;
-  return PAIMON_OK;
-}
-
 /* ---- rows --------------------------------------------------------------------------------------
  */
 
@@ -768,27 +509,26 @@ static int read_values(cp_pq_chunk_reader *cr, size_t m, cp_pq_leaf_batch *b, pa
 static int consume(cp_pq_chunk_reader *cr, int64_t k, cp_pq_leaf_batch *b, paimon_error *err) {
   if (k == 0) return PAIMON_OK;
   const int16_t *def = cr->max_def > 0 ? (const int16_t *)cr->def.data + cr->page_pos : NULL;
-  size_t m = (size_t)k; /* pages without nulls (the common case) need no counting */
-  if (def && cr->page_values != cr->page_entries)
-    m = cr->page_values == 0 ? 0 : count_level(def, (size_t)k, cr->max_def);
+  size_t m = cp_pq_values_present(cr, def, k);
   if (b) {
     b->n_present += (int64_t)m;
     if (def) CP_RETURN_IF_ERROR(cp_buf_append(&b->def, def, (size_t)k * sizeof(int16_t), err));
     if (cr->max_rep > 0)
       CP_RETURN_IF_ERROR(cp_buf_append(&b->rep, (const int16_t *)cr->rep.data + cr->page_pos,
                                        (size_t)k * sizeof(int16_t), err));
+    if (cr->conv) CP_RETURN_IF_ERROR(cp_pq_values_read(cr, def, (size_t)k, m, b, err));
     b->n_entries += k;
-    if (cr->conv) CP_RETURN_IF_ERROR(read_values(cr, m, b, err));
   } else if (cr->conv && m > 0) {
-    CP_RETURN_IF_ERROR(skip_values(cr, m, err));
+    CP_RETURN_IF_ERROR(cp_pq_values_skip(cr, m, err));
   }
   cr->page_pos += k;
+  cr->page_present_pos += (int64_t)m;
   return PAIMON_OK;
 }
 
 /* Advances over whole groups of four repetition levels while they hold no more than *left row
- * starts (zero levels), counted without branches as in count_level; returns where the scalar scan
- * must continue (the group holding the row start to stop at, or the tail). */
+ * starts (zero levels), counted without branches as in reader_values.c count_level; returns where
+ * the scalar scan must continue (the group holding the row start to stop at, or the tail). */
 static int64_t skip_row_starts(const int16_t *rep, int64_t j, int64_t end, int64_t *left) {
   const uint64_t lanes = 0x0001000100010001ULL, low = 0x7FFF * lanes, top = 0x8000 * lanes;
   while (j + 4 <= end) {

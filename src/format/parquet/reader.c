@@ -18,6 +18,11 @@
 #include "base/status.h"
 #include "format/parquet/levels_read.h"
 
+/* Bytes of released batch buffers a reader keeps for its next batches: two batches of a 20-column
+ * projection, or a few batches of one long-string column, so streaming reuses warm memory. Held
+ * only while the consumer releases batches faster than the reader needs new ones. */
+#define CP_PQ_POOL_MAX_CACHED ((int64_t)64 << 20)
+
 struct cp_pq_reader {
   cp_fs *owned_fs;
   cp_rfile *file;
@@ -32,6 +37,8 @@ struct cp_pq_reader {
   cp_pq_row_range *ranges;
   size_t n_ranges;
   bool has_ranges;
+  cp_codec_ctx *codec_ctx;     /* decompressor state shared by the chunk readers */
+  cp_buf_pool *pool;           /* batch buffers coming back from released batches */
   cp_pq_chunk_reader **chunks; /* one per plan leaf */
   cp_pq_leaf_batch *batches;   /* one per plan leaf */
   cp_pq_leaf_batch **by_leaf;  /* indexed by Parquet leaf */
@@ -126,12 +133,17 @@ static int make_chunk_readers(cp_pq_reader *r, paimon_error *err) {
     if (uses > 1)
       return paimon_error_set(err, PAIMON_EINVAL, "%s: column '%s' is projected more than once",
                               r->path, r->footer.schema.leaves[leaf]->path_str);
+    cp_pq_leaf_batch *b = &r->batches[i];
     if (conv) {
-      r->batches[i].out_kind = conv->out_kind;
-      r->batches[i].out_width = conv->out_width;
+      b->out_kind = conv->out_kind;
+      b->out_width = conv->out_width;
+      /* A leaf without repetition has one slot per level entry: its values can be read straight
+       * into their slots (page_read.h). */
+      b->spaced = b->max_rep == 0;
     }
+    b->pool = r->pool;
     CP_RETURN_IF_ERROR(cp_pq_chunk_reader_new(&r->chunks[i], r->file, r->path, &r->footer, leaf,
-                                              conv, &r->lim, err));
+                                              conv, &r->lim, r->codec_ctx, err));
   }
   return PAIMON_OK;
 }
@@ -178,6 +190,8 @@ int cp_pq_reader_open(cp_pq_reader **out, cp_fs *fs, const char *path,
                           opts ? opts->num_columns : 0, path, err);
   if (rc == 0) rc = copy_row_groups(r, opts, err);
   if (rc == 0) rc = copy_ranges(r, opts, err);
+  if (rc == 0) rc = cp_codec_ctx_new(&r->codec_ctx, err);
+  if (rc == 0) rc = cp_buf_pool_new(&r->pool, CP_PQ_POOL_MAX_CACHED, err);
   if (rc == 0) rc = prepare_leaves(r, err);
   if (rc == 0) rc = make_chunk_readers(r, err);
   if (rc == 0) rc = check_codecs(r, err);
@@ -197,6 +211,8 @@ void cp_pq_reader_free(cp_pq_reader *r) {
   }
   free(r->chunks);
   free(r->batches);
+  cp_buf_pool_release(r->pool); /* batches still held by the consumer free their buffers later */
+  cp_codec_ctx_free(r->codec_ctx);
   free(r->by_leaf);
   free(r->rgs);
   free(r->rg_first_row);

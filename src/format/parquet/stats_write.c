@@ -56,35 +56,96 @@ void cp_pq_stats_update_i64(cp_pq_stats *s, const int64_t *v, size_t n) {
   UPDATE_INTEGERS(s, v, n);
 }
 
-/* NaN is never a bound (§4 P20): it is counted and skipped. */
-#define UPDATE_FLOATS(s, v, n, T, field)                                                           \
-  do {                                                                                             \
-    T lo_ = INFINITY, hi_ = -INFINITY;                                                             \
-    int64_t nans_ = 0;                                                                             \
-    bool any_ = false;                                                                             \
-    for (size_t i_ = 0; i_ < (n); i_++) {                                                          \
-      T x_ = (v)[i_];                                                                              \
-      if (isnan(x_)) {                                                                             \
-        nans_++;                                                                                   \
-        continue;                                                                                  \
+/* NaN is never a bound (§4 P20): it is counted, and skipped by the comparisons themselves (any
+ * comparison with NaN is false, so `x < lo ? x : lo` keeps lo). On SSE2 the bulk of a run goes
+ * through minps/maxps (bulk_f32/bulk_f64), which compute exactly that select — min(x, lo) is x
+ * when x < lo and lo otherwise, NaN x included — in four independent chains; the rest (or all,
+ * elsewhere) through four scalar lanes. There is no branch per value. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Values per call of a bulk function: bounds the int32 NaN counters of its lanes. */
+#define BULK_MAX ((size_t)1 << 24)
+
+#define BULK(NAME, T, VEC, LANES, SET1, LOAD, MIN, MAX, STORE, UNORD, CAST)                        \
+  static size_t NAME(const T *v, size_t n, T *lo, T *hi, int64_t *nans) {                          \
+    if (n > BULK_MAX) n = BULK_MAX;                                                                \
+    VEC l[4], h[4];                                                                                \
+    __m128i nn = _mm_setzero_si128();                                                              \
+    for (int k = 0; k < 4; k++) l[k] = SET1(INFINITY), h[k] = SET1(-INFINITY);                     \
+    size_t i = 0;                                                                                  \
+    for (; i + 4 * LANES <= n; i += 4 * LANES)                                                     \
+      for (int k = 0; k < 4; k++) {                                                                \
+        VEC x = LOAD(v + i + (size_t)k * LANES);                                                   \
+        l[k] = MIN(x, l[k]);                                                                       \
+        h[k] = MAX(x, h[k]);                                                                       \
+        nn = _mm_sub_epi32(nn, CAST(UNORD(x, x)));                                                 \
       }                                                                                            \
-      any_ = true;                                                                                 \
-      lo_ = x_ < lo_ ? x_ : lo_;                                                                   \
-      hi_ = x_ > hi_ ? x_ : hi_;                                                                   \
+    T ls[4 * LANES], hs[4 * LANES];                                                                \
+    int32_t c[4];                                                                                  \
+    for (int k = 0; k < 4; k++) STORE(ls + k * LANES, l[k]), STORE(hs + k * LANES, h[k]);          \
+    _mm_storeu_si128((__m128i *)(void *)c, nn);                                                    \
+    for (int k = 0; k < 4 * LANES; k++) {                                                          \
+      *lo = ls[k] < *lo ? ls[k] : *lo;                                                             \
+      *hi = hs[k] > *hi ? hs[k] : *hi;                                                             \
+    }                                                                                              \
+    /* A double's NaN mask is two int32 lanes of -1: each NaN counted twice. */                    \
+    *nans += ((int64_t)c[0] + c[1] + c[2] + c[3]) / (4 / LANES);                                   \
+    return i;                                                                                      \
+  }
+
+BULK(bulk_f32, float, __m128, 4, _mm_set1_ps, _mm_loadu_ps, _mm_min_ps, _mm_max_ps, _mm_storeu_ps,
+     _mm_cmpunord_ps, _mm_castps_si128)
+BULK(bulk_f64, double, __m128d, 2, _mm_set1_pd, _mm_loadu_pd, _mm_min_pd, _mm_max_pd, _mm_storeu_pd,
+     _mm_cmpunord_pd, _mm_castpd_si128)
+#else
+static size_t bulk_f32(const float *v, size_t n, float *lo, float *hi, int64_t *nans) {
+  (void)v, (void)n, (void)lo, (void)hi, (void)nans;
+  return 0;
+}
+static size_t bulk_f64(const double *v, size_t n, double *lo, double *hi, int64_t *nans) {
+  (void)v, (void)n, (void)lo, (void)hi, (void)nans;
+  return 0;
+}
+#endif
+
+#define UPDATE_FLOATS(s, v, n, T, field, BULK_FN)                                                  \
+  do {                                                                                             \
+    T lo_[4] = {INFINITY, INFINITY, INFINITY, INFINITY};                                           \
+    T hi_[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};                                       \
+    int64_t nans_ = 0;                                                                             \
+    size_t i_ = 0, done_;                                                                          \
+    while ((done_ = BULK_FN((v) + i_, (n)-i_, &lo_[1], &hi_[1], &nans_)) > 0) i_ += done_;         \
+    for (; i_ + 4 <= (n); i_ += 4)                                                                 \
+      for (int k_ = 0; k_ < 4; k_++) {                                                             \
+        T x_ = (v)[i_ + (size_t)k_];                                                               \
+        nans_ += x_ != x_;                                                                         \
+        lo_[k_] = x_ < lo_[k_] ? x_ : lo_[k_];                                                     \
+        hi_[k_] = x_ > hi_[k_] ? x_ : hi_[k_];                                                     \
+      }                                                                                            \
+    for (; i_ < (n); i_++) {                                                                       \
+      T x_ = (v)[i_];                                                                              \
+      nans_ += x_ != x_;                                                                           \
+      lo_[0] = x_ < lo_[0] ? x_ : lo_[0];                                                          \
+      hi_[0] = x_ > hi_[0] ? x_ : hi_[0];                                                          \
     }                                                                                              \
     (s)->nan_count += nans_;                                                                       \
-    if (!any_) return;                                                                             \
-    if (!(s)->has_minmax || lo_ < (s)->min.field) (s)->min.field = lo_;                            \
-    if (!(s)->has_minmax || hi_ > (s)->max.field) (s)->max.field = hi_;                            \
+    if ((int64_t)(n) == nans_) return;                                                             \
+    for (int k_ = 1; k_ < 4; k_++) {                                                               \
+      lo_[0] = lo_[k_] < lo_[0] ? lo_[k_] : lo_[0];                                                \
+      hi_[0] = hi_[k_] > hi_[0] ? hi_[k_] : hi_[0];                                                \
+    }                                                                                              \
+    if (!(s)->has_minmax || lo_[0] < (s)->min.field) (s)->min.field = lo_[0];                      \
+    if (!(s)->has_minmax || hi_[0] > (s)->max.field) (s)->max.field = hi_[0];                      \
     (s)->has_minmax = true;                                                                        \
   } while (0)
 
 void cp_pq_stats_update_f32(cp_pq_stats *s, const float *v, size_t n) {
-  UPDATE_FLOATS(s, v, n, float, f32);
+  UPDATE_FLOATS(s, v, n, float, f32, bulk_f32);
 }
 
 void cp_pq_stats_update_f64(cp_pq_stats *s, const double *v, size_t n) {
-  UPDATE_FLOATS(s, v, n, double, f64);
+  UPDATE_FLOATS(s, v, n, double, f64, bulk_f64);
 }
 
 void cp_pq_stats_update_dec(cp_pq_stats *s, const cp_int128 *v, size_t n) {

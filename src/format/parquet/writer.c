@@ -5,12 +5,19 @@
  *
  * A batch is checked whole before anything changes — its Arrow types against the row type, its
  * NOT NULL columns for NULLs that are not hidden under a NULL parent — so a rejected batch leaves
- * the writer as it was. It is then written in slices of rows (never across a row-group boundary):
- * for each leaf column, levels are computed for the slice and handed to the column's page writer.
- * Slices are at most SLICE_ROWS rows, fewer when a leaf's entries per row are many (long lists),
- * so the level scratch stays near SLICE_ENTRIES entries. After a slice the row group is closed if
- * it reached its size or row limit; closing writes every column's chunk, one after the other, and
- * records its metadata.
+ * the writer as it was. It is then written in slices of at most SLICE_ROWS rows (never across a
+ * row-group boundary): for each leaf column, levels are computed and handed to the column's page
+ * writer. A leaf under a collection takes its slice in pieces of at most SLICE_ENTRIES entries,
+ * sized from the collection's offsets before anything is computed (levels_write.h), and scaled
+ * down by the fan-out of deeper collections seen so far, so the level scratch stays near
+ * SLICE_ENTRIES entries (about 32 bytes each) however long the lists are. After a slice the row
+ * group is closed if it reached its size or row limit; closing writes every column's chunk, one
+ * after the other, and records its metadata. The first column streams its pages to the file
+ * during the row group when it can (writer_column.c).
+ *
+ * One codec context (base/codec.h) serves every column, so zstd's compression context is built
+ * once per writer rather than once per page. Compressed data pages pass through the writer's page
+ * queue (writer_pool.c), on worker threads when compress_threads asks for them.
  */
 #include "format/parquet/writer.h"
 
@@ -29,10 +36,10 @@
 #define CPAIMON_BUILD_ID "unknown"
 #endif
 
-/* Rows per slice: bounds the level scratch (about 12 bytes per entry) without making per-slice
- * overhead visible. */
+/* Rows per slice, and level entries per piece of a slice: bound the level scratch (about 32 bytes
+ * per entry: entries, scratch and value slots) without making per-slice overhead visible. */
 #define SLICE_ROWS 65536
-#define SLICE_ENTRIES (1 << 20)
+#define SLICE_ENTRIES (1 << 18)
 
 enum { W_OPEN, W_FAILED, W_CLOSED };
 
@@ -43,12 +50,14 @@ struct cp_pq_writer {
   cp_type *row; /* a copy; the schema's leaves point into it */
   cp_pq_write_schema schema;
   cp_pq_colw *cols; /* one per leaf */
+  cp_codec_ctx *codec_ctx;
+  cp_pq_page_queue *queue; /* NULL for uncompressed files */
   cp_pq_levels levels;
+  double *fanout; /* per leaf: entries per first-collection entry, as last seen (>= 1) */
   const cp_array_view **views; /* per leaf, the views along its steps (stride max_steps) */
   uint32_t max_steps;
   int state;
   int64_t rows, rg_rows;
-  int64_t slice_rows;   /* rows per slice, adapted to the entries per row seen */
   cp_pq_file_meta meta; /* the footer; its arena holds row-group metadata */
   cp_pq_row_group *row_groups;
   uint32_t n_row_groups, rg_cap;
@@ -108,6 +117,10 @@ static int check_options(const cp_pq_writer_options *o, paimon_error *err) {
     return paimon_error_set(err, PAIMON_EINVAL,
                             "Parquet writer options: page size/rows, row group size/rows and the "
                             "dictionary page limit must be positive");
+  if (o->compress_threads < 0 || o->compress_threads > 64)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Parquet writer options: compress_threads %d is not in 0..64",
+                            o->compress_threads);
   return PAIMON_OK;
 }
 
@@ -138,10 +151,20 @@ static int writer_setup(cp_pq_writer *w, const cp_type *row, const cp_pq_writer_
   for (uint32_t i = 0; i < n; i++)
     if (w->schema.leaves[i].n_steps > w->max_steps) w->max_steps = w->schema.leaves[i].n_steps;
   w->views = calloc((size_t)n * w->max_steps, sizeof *w->views);
-  if (!w->cols || !w->null_counts || !w->col_stats || !w->views)
+  w->fanout = calloc(n, sizeof *w->fanout);
+  if (!w->cols || !w->null_counts || !w->col_stats || !w->views || !w->fanout)
     return CP_ENOMEM(err, "parquet writer");
-  for (uint32_t i = 0; i < n; i++)
-    CP_RETURN_IF_ERROR(cp_pq_colw_init(&w->cols[i], &w->schema.leaves[i], &w->opts, codec, err));
+  CP_RETURN_IF_ERROR(cp_codec_ctx_new(&w->codec_ctx, err));
+  if (w->opts.codec != CP_CODEC_NONE)
+    CP_RETURN_IF_ERROR(cp_pq_page_queue_new(&w->queue, w->opts.compress_threads, w->opts.codec,
+                                            w->opts.compression_level, w->codec_ctx, err));
+  for (uint32_t i = 0; i < n; i++) {
+    w->fanout[i] = 1.0;
+    CP_RETURN_IF_ERROR(cp_pq_colw_init(&w->cols[i], &w->schema.leaves[i], &w->opts, codec,
+                                       w->codec_ctx, w->queue, err));
+  }
+  /* The first column's chunk starts each row group: it may stream (writer_column.c). */
+  w->cols[0].direct = w->file;
   return PAIMON_OK;
 }
 
@@ -151,7 +174,6 @@ int cp_pq_writer_open(cp_pq_writer **out, cp_wfile *file, const cp_type *row,
   cp_pq_writer *w = calloc(1, sizeof *w);
   if (!w) return CP_ENOMEM(err, "parquet writer");
   w->file = file;
-  w->slice_rows = SLICE_ROWS;
   cp_pq_levels_init(&w->levels);
   cp_pq_file_meta_init(&w->meta);
   int rc = writer_setup(w, row, opts, err);
@@ -166,8 +188,12 @@ int cp_pq_writer_open(cp_pq_writer **out, cp_wfile *file, const cp_type *row,
 
 void cp_pq_writer_free(cp_pq_writer *w) {
   if (!w) return;
+  /* The threads go first: a page in flight points into a column. */
+  cp_pq_page_queue_free(w->queue);
   for (uint32_t i = 0; w->cols && i < w->schema.n_leaves; i++) cp_pq_colw_free(&w->cols[i]);
   free(w->cols);
+  cp_codec_ctx_free(w->codec_ctx);
+  free(w->fanout);
   free(w->views);
   free(w->null_counts);
   free(w->col_stats);
@@ -206,11 +232,19 @@ static void resolve_views(cp_pq_writer *w, const cp_array_view *batch) {
   }
 }
 
-/* The rows of the next slice: SLICE_ENTRIES entries at the entries per row of the last one. */
-static int64_t next_slice_rows(int64_t rows, int64_t entries) {
-  int64_t want =
-      entries > 0 ? (int64_t)((double)SLICE_ENTRIES * (double)rows / (double)entries) : SLICE_ROWS;
-  return want < 1 ? 1 : want > SLICE_ROWS ? SLICE_ROWS : want;
+/* The rows of leaf i's next piece starting at row0 (at most n): SLICE_ENTRIES entries, counting
+ * the first collection's entries from its offsets and deeper ones at the fan-out seen so far. */
+static int64_t piece_rows(cp_pq_writer *w, uint32_t i, int64_t row0, int64_t n,
+                          int64_t *first_entries) {
+  const int64_t budget = (int64_t)((double)SLICE_ENTRIES / w->fanout[i]);
+  return cp_pq_levels_rows_within(&w->schema.leaves[i], leaf_views(w, i), row0, n,
+                                  budget < 1 ? 1 : budget, first_entries);
+}
+
+/* Learns the fan-out below leaf i's first collection from levels just computed. */
+static void note_fanout(cp_pq_writer *w, uint32_t i, int64_t first_entries) {
+  if (first_entries > 0 && w->levels.n_entries > first_entries)
+    w->fanout[i] = (double)w->levels.n_entries / (double)first_entries;
 }
 
 /* Rejects NULLs in NOT NULL nodes before anything is written (§4 P21). Only leaves with a
@@ -223,10 +257,12 @@ static int check_not_null(cp_pq_writer *w, int64_t rows, paimon_error *err) {
     bool suspect = false;
     for (uint32_t s = 0; s < l->n_steps; s++)
       suspect |= l->steps[s].required && vs[s]->validity != NULL;
-    for (int64_t row = 0, n = SLICE_ROWS; suspect && row < rows; row += n) {
-      if (n > rows - row) n = rows - row;
+    for (int64_t row = 0, n; suspect && row < rows; row += n) {
+      int64_t first;
+      n = rows - row < SLICE_ROWS ? rows - row : SLICE_ROWS;
+      n = piece_rows(w, i, row, n, &first);
       CP_RETURN_IF_ERROR(cp_pq_levels_compute(&w->levels, l, vs, row, n, true, err));
-      n = next_slice_rows(n, w->levels.n_entries);
+      note_fanout(w, i, first);
     }
   }
   return PAIMON_OK;
@@ -249,8 +285,9 @@ static int flush_row_group(cp_pq_writer *w, paimon_error *err) {
   }
   cp_pq_column_chunk *chunks = cp_arena_calloc(&w->meta.arena, n * sizeof *chunks);
   if (!chunks) return CP_ENOMEM(err, "parquet row group metadata");
-  const int64_t start = (int64_t)cp_wfile_pos(w->file);
   int64_t unc = 0, comp = 0;
+  /* Every column's last page first, so that they compress together (with threads). */
+  for (uint32_t i = 0; i < n; i++) CP_RETURN_IF_ERROR(cp_pq_colw_flush_page(&w->cols[i], err));
   for (uint32_t i = 0; i < n; i++) {
     CP_RETURN_IF_ERROR(
         cp_pq_colw_finish_chunk(&w->cols[i], w->file, &chunks[i], &w->meta.arena, err));
@@ -263,7 +300,8 @@ static int flush_row_group(cp_pq_writer *w, paimon_error *err) {
   g->num_columns = n;
   g->num_rows = w->rg_rows;
   g->total_byte_size = unc;
-  g->file_offset = (cp_pq_opt_i64){true, start};
+  /* The first chunk may have streamed: the row group starts where it does. */
+  g->file_offset = (cp_pq_opt_i64){true, cp_pq_column_chunk_start(&chunks[0].meta_data)};
   g->total_compressed_size = (cp_pq_opt_i64){true, comp};
   if (w->n_row_groups <= INT16_MAX) g->ordinal = (cp_pq_opt_i16){true, (int16_t)w->n_row_groups};
   w->n_row_groups++;
@@ -273,14 +311,17 @@ static int flush_row_group(cp_pq_writer *w, paimon_error *err) {
 
 /* Writes rows [row0, row0 + n) of the batch (checked already) into the open row group. */
 static int write_slice(cp_pq_writer *w, const cp_array_view *batch, int64_t row0, int64_t n,
-                       int64_t *max_entries, paimon_error *err) {
-  *max_entries = 0;
+                       paimon_error *err) {
   for (uint32_t i = 0; i < w->schema.n_leaves; i++) {
     const cp_pq_leaf *l = &w->schema.leaves[i];
     const cp_array_view **vs = leaf_views(w, i);
-    CP_RETURN_IF_ERROR(cp_pq_levels_compute(&w->levels, l, vs, row0, n, false, err));
-    CP_RETURN_IF_ERROR(cp_pq_colw_append(&w->cols[i], &w->levels, vs[l->n_steps - 1], err));
-    if (w->levels.n_entries > *max_entries) *max_entries = w->levels.n_entries;
+    for (int64_t done = 0, k; done < n; done += k) {
+      int64_t first;
+      k = piece_rows(w, i, row0 + done, n - done, &first);
+      CP_RETURN_IF_ERROR(cp_pq_levels_compute(&w->levels, l, vs, row0 + done, k, false, err));
+      note_fanout(w, i, first);
+      CP_RETURN_IF_ERROR(cp_pq_colw_append(&w->cols[i], &w->levels, vs[l->n_steps - 1], err));
+    }
   }
   for (size_t c = 0; c < w->row->n_fields; c++) {
     const cp_array_view *v = &batch->children[c];
@@ -293,11 +334,10 @@ static int write_slice(cp_pq_writer *w, const cp_array_view *batch, int64_t row0
 
 static int write_rows(cp_pq_writer *w, const cp_array_view *batch, paimon_error *err) {
   for (int64_t row = 0; row < batch->length;) {
-    int64_t n = batch->length - row, room = w->opts.row_group_rows - w->rg_rows, entries;
+    int64_t n = batch->length - row, room = w->opts.row_group_rows - w->rg_rows;
     if (n > room) n = room;
-    if (n > w->slice_rows) n = w->slice_rows;
-    CP_RETURN_IF_ERROR(write_slice(w, batch, row, n, &entries, err));
-    w->slice_rows = next_slice_rows(n, entries); /* for the widest leaf */
+    if (n > SLICE_ROWS) n = SLICE_ROWS;
+    CP_RETURN_IF_ERROR(write_slice(w, batch, row, n, err));
     row += n;
     if (w->rg_rows >= w->opts.row_group_rows || row_group_bytes(w) >= w->opts.row_group_size)
       CP_RETURN_IF_ERROR(flush_row_group(w, err));
@@ -320,6 +360,9 @@ int cp_pq_writer_write(cp_pq_writer *w, const struct ArrowSchema *schema,
   int rc = check_not_null(w, view.length, err);
   if (rc == 0) {
     rc = write_rows(w, &view, err);
+    /* Pages compressed in the background are collected before returning, so that the size
+     * estimate the caller reads next counts every page at its compressed size. */
+    if (rc == 0 && w->queue) rc = cp_pq_page_queue_drain(w->queue, err);
     if (rc != 0) w->state = W_FAILED;
   }
   cp_array_view_reset(&view);
@@ -390,3 +433,5 @@ int cp_pq_writer_close(cp_pq_writer *w, cp_pq_file_stats *out, paimon_error *err
   }
   return PAIMON_OK;
 }
+
+void cp_pq_writer_set_general_levels(cp_pq_writer *w, bool on) { w->levels.general_only = on; }

@@ -7,17 +7,24 @@
  *
  * What it writes: DATA_PAGE v1 pages (RLE levels with a 4-byte length, none for a max level of
  * 0), PLAIN values or a PLAIN dictionary page + RLE_DICTIONARY data pages (never for BOOLEAN),
- * falling back to PLAIN when the dictionary passes its limit (and, as parquet-java does, giving
- * the dictionary up at the end of a chunk's first page when dictionary + indices are not smaller
- * than PLAIN would be); chunk statistics with TYPE_ORDER column orders; the Java schema shapes
- * and field ids; TIMESTAMP(7..9) as INT64 TIMESTAMP(NANOS) (pypaimon's form, see schema_build.h).
+ * falling back to PLAIN when the dictionary passes its limit, as Arrow C++ and parquet-java do —
+ * or, when the chunk's first page shows the dictionary is bound to pass it (it did not pay on that
+ * page and the repeats seen imply far too many distinct values), giving it up right there
+ * (writer_column.c); chunk statistics with TYPE_ORDER column orders; the Java schema shapes and
+ * field ids; TIMESTAMP(7..9) as INT64 TIMESTAMP(NANOS) (pypaimon's form, see schema_build.h).
  *
  * Memory: a row group's encoded (compressed) column chunks are buffered until the row group ends,
- * because a chunk's dictionary page must precede its data pages but is only complete at the end;
- * plus one open page and one dictionary (<= its limit) per leaf column, and level scratch for one
- * slice of a batch (at most 64 Ki rows, fewer for long lists: about 1 Mi level entries, 12 bytes
- * each). The row group is cut at `row_group_size` uncompressed bytes or `row_group_rows` rows, so
- * memory does not grow with the file.
+ * because a chunk's dictionary page must precede its data pages but is only complete at the end —
+ * except for the first column, whose pages go straight to the file once its dictionary is final,
+ * so a one-column file holds about a page, not a row group; plus one open page and one dictionary
+ * (<= its limit) per leaf column, up to 8 compressed pages on their way to their chunk, and level
+ * scratch for a piece of a batch (at most 64 Ki rows and about 256 Ki level entries, ~32 bytes
+ * each; lists without NULLs need none). The row group is cut at `row_group_size` uncompressed
+ * bytes or `row_group_rows` rows, so memory does not grow with the file.
+ *
+ * Threads: with compress_threads > 0, pages are compressed on that many threads of the writer's
+ * own while the caller's thread encodes the next ones; the file is byte for byte the one written
+ * without them (writer_pool.c). The caller still drives the writer from one thread.
  *
  * Errors. A batch that does not match the row type, or that holds a NULL where the type is NOT
  * NULL (at any nesting level, with Java's message "Cannot write null to non-null column(a.b)"),
@@ -29,7 +36,7 @@
  * Ownership: the cp_wfile is borrowed (the caller closes or aborts it after cp_pq_writer_close);
  * the row type and the options' strings are copied at open. The statistics cp_pq_writer_close
  * returns point into the writer and stay valid until cp_pq_writer_free. Not thread-safe: one
- * thread drives one writer.
+ * thread drives one writer (its compression threads, if any, are internal).
  */
 #ifndef CP_FORMAT_PARQUET_WRITER_H
 #define CP_FORMAT_PARQUET_WRITER_H
@@ -57,6 +64,7 @@ typedef struct cp_pq_writer_options {
   bool dictionary;              /* dictionary encoding, on */
   size_t dictionary_page_limit; /* PLAIN dictionary page bytes before falling back, 1 MiB */
   const char *created_by;       /* NULL: "cpaimon version <x.y.z> (build <id>)" (§2.3 item 8) */
+  int compress_threads;         /* threads compressing pages beside the caller's, 0..64; 0 */
 } cp_pq_writer_options;
 
 /* Fills `o` with the defaults above (Java Paimon's: file.compression zstd level 1). */

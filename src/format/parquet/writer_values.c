@@ -165,10 +165,7 @@ static int append_fixed(cp_pq_colw *c, const cp_array_view *v, const int64_t *sl
   if (!dict_on(c)) return cp_buf_append(&c->values, p, bytes, err);
   CP_RETURN_IF_ERROR(cp_buf_reserve(&c->indices, (size_t)n * 4, err));
   int32_t *idx = (int32_t *)(void *)(c->indices.data + c->indices.len);
-  if (c->cache)
-    CP_RETURN_IF_ERROR(cp_pq_dict_put_cached(c->dict, c->cache, idx, p, (size_t)n, c->width, err));
-  else
-    CP_RETURN_IF_ERROR(cp_pq_dict_builder_put_fixed(c->dict, idx, p, (size_t)n, err));
+  CP_RETURN_IF_ERROR(cp_pq_dict_builder_put_fixed(c->dict, idx, p, (size_t)n, err));
   c->indices.len += (size_t)n * 4;
   c->page_plain_bytes += (int64_t)bytes;
   return PAIMON_OK;
@@ -198,7 +195,24 @@ static int append_bool(cp_pq_colw *c, const cp_array_view *v, const int64_t *slo
   return PAIMON_OK;
 }
 
+/* Unsigned byte-wise order, a shorter prefix first. Values that share a prefix (user_123,
+ * user_456) are told apart by one 8-byte big-endian compare before memcmp is needed. */
 static inline int bytes_cmp(const uint8_t *a, int64_t an, const uint8_t *b, int64_t bn) {
+  if (an >= 8 && bn >= 8) {
+    uint64_t x, y;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+    if (an == bn && an <= 16) {
+      /* The last 8 bytes overlap the equal first 8: the first difference is past them. */
+      memcpy(&x, a + an - 8, 8);
+      memcpy(&y, b + bn - 8, 8);
+      return x == y ? 0 : __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : 1;
+    }
+    int64_t m = (an < bn ? an : bn) - 8;
+    int r = m ? memcmp(a + 8, b + 8, (size_t)m) : 0;
+    return r ? r : (an > bn) - (an < bn);
+  }
   if (an && bn && a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
   int64_t m = an < bn ? an : bn;
   int r = m ? memcmp(a, b, (size_t)m) : 0;
@@ -261,30 +275,55 @@ static int plain_run32(cp_pq_colw *c, const cp_array_view *v, int64_t first, int
   return cp_pq_stats_update_bytes(&c->stats, lo, (size_t)lo_n, hi, (size_t)hi_n, err);
 }
 
+/* The bounds of dictionary entries [from, count): while the dictionary is on, every value of the
+ * chunk is one of its entries, so the chunk's bounds are those of the entries — each distinct
+ * value is compared once, when it is added, instead of every value every time. */
+static int dict_bounds(cp_pq_colw *c, size_t from, paimon_error *err) {
+  const size_t to = cp_pq_dict_builder_count(c->dict);
+  if (to <= from) return PAIMON_OK;
+  const int32_t *o = cp_pq_dict_builder_binary_offsets(c->dict);
+  const uint8_t *d = cp_pq_dict_builder_binary_data(c->dict);
+  if (!d) d = (const uint8_t *)""; /* every entry so far is empty */
+  const uint8_t *lo = d + o[from], *hi = lo;
+  int64_t lo_n = o[from + 1] - o[from], hi_n = lo_n;
+  for (size_t e = from + 1; e < to; e++)
+    BOUNDS(d + o[e], (int64_t)(o[e + 1] - o[e]), lo, lo_n, hi, hi_n);
+  return cp_pq_stats_update_bytes(&c->stats, lo, (size_t)lo_n, hi, (size_t)hi_n, err);
+}
+
+/* Byte arrays into the dictionary: indices, PLAIN size and bounds (from the new entries). */
+static int dict_bytes(cp_pq_colw *c, const cp_array_view *v, const int64_t *slots, int64_t first,
+                      int64_t n, paimon_error *err) {
+  const size_t from = cp_pq_dict_builder_count(c->dict);
+  CP_RETURN_IF_ERROR(cp_buf_reserve(&c->indices, (size_t)n * 4, err));
+  int32_t *idx = (int32_t *)(void *)(c->indices.data + c->indices.len);
+  int64_t total = 0;
+  if (!slots && v->offsets32) {
+    const int32_t *o = v->offsets32 + v->offset + first;
+    total = (int64_t)o[n] - o[0];
+    CP_RETURN_IF_ERROR(cp_pq_dict_builder_put_binary(
+        c->dict, idx, o, v->data ? v->data : (const uint8_t *)"", (size_t)n, err));
+  } else {
+    for (int64_t i = 0; i < n; i++) {
+      int64_t len;
+      const uint8_t *p = slot_bytes(v, slots ? slots[i] : first + i, &len);
+      if (len > INT32_MAX) return value_error(c, "a value is longer than 2^31-1 bytes", err);
+      total += len;
+      const int32_t o[2] = {0, (int32_t)len};
+      CP_RETURN_IF_ERROR(cp_pq_dict_builder_put_binary(c->dict, &idx[i], o, p, 1, err));
+    }
+  }
+  c->indices.len += (size_t)n * 4;
+  c->page_plain_bytes += 4 * n + total;
+  return dict_bounds(c, from, err);
+}
+
 static int append_bytes(cp_pq_colw *c, const cp_array_view *v, const int64_t *slots, int64_t first,
                         int64_t n, paimon_error *err) {
-  if (!dict_on(c) && !slots && v->offsets32) return plain_run32(c, v, first, n, err);
+  if (dict_on(c)) return dict_bytes(c, v, slots, first, n, err);
+  if (!slots && v->offsets32) return plain_run32(c, v, first, n, err);
   int64_t total = 0;
   CP_RETURN_IF_ERROR(bytes_scan(c, v, slots, first, n, &total, err));
-  if (dict_on(c)) {
-    c->page_plain_bytes += 4 * n + total;
-    CP_RETURN_IF_ERROR(cp_buf_reserve(&c->indices, (size_t)n * 4, err));
-    int32_t *idx = (int32_t *)(void *)(c->indices.data + c->indices.len);
-    if (!slots && v->offsets32) {
-      CP_RETURN_IF_ERROR(
-          cp_pq_dict_builder_put_binary(c->dict, idx, v->offsets32 + v->offset + first,
-                                        v->data ? v->data : (const uint8_t *)"", (size_t)n, err));
-    } else {
-      for (int64_t i = 0; i < n; i++) {
-        int64_t len;
-        const uint8_t *p = slot_bytes(v, slots ? slots[i] : first + i, &len);
-        const int32_t o[2] = {0, (int32_t)len};
-        CP_RETURN_IF_ERROR(cp_pq_dict_builder_put_binary(c->dict, &idx[i], o, p, 1, err));
-      }
-    }
-    c->indices.len += (size_t)n * 4;
-    return PAIMON_OK;
-  }
   CP_RETURN_IF_ERROR(cp_buf_reserve(&c->values, (size_t)(4 * n + total), err));
   uint8_t *dst = c->values.data + c->values.len;
   for (int64_t i = 0; i < n; i++) {

@@ -1,8 +1,7 @@
 /*
  * Tests for the writer's specialised encoders (writer_encode.c; spec/parquet.md §2.7): the
  * dictionary-index section decodes back through encoding.h's decoder and matches encoding.h's own
- * encoder byte for byte on runs, pads, widths 0..20 and long literals; and the dictionary cache
- * returns exactly the indices the builder gives, also across builder resets.
+ * encoder byte for byte on runs, pads, widths 0..20 and long literals.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,41 +48,7 @@ static void test_dict_indices(void) {
   free(v);
 }
 
-static void test_dict_cache(void) {
-  paimon_error err;
-  for (size_t width = 4; width <= 8; width += 4) {
-    cp_pq_dict_builder *b, *ref;
-    cp_pq_dict_cache *c;
-    CHECK_OK(cp_pq_dict_builder_new(&b, width, &err), &err);
-    CHECK_OK(cp_pq_dict_builder_new(&ref, width, &err), &err);
-    CHECK_OK(cp_pq_dict_cache_new(&c, &err), &err);
-    enum { N = 20000 };
-    uint8_t *vals = malloc(N * width);
-    int32_t got[N], want[N];
-    for (int round = 0; round < 3; round++) {
-      /* Values colliding in the cache (multiples of a large power of two) and repeats. */
-      for (int i = 0; i < N; i++) {
-        uint64_t k = (uint64_t)((i * 31 + round) % 3000) << (width == 8 ? 40 : 20);
-        memcpy(vals + (size_t)i * width, &k, width);
-      }
-      CHECK_OK(cp_pq_dict_put_cached(b, c, got, vals, N, width, &err), &err);
-      CHECK_OK(cp_pq_dict_builder_put_fixed(ref, want, vals, N, &err), &err);
-      CHECK(memcmp(got, want, sizeof got) == 0);
-      CHECK_INT(cp_pq_dict_builder_count(b), cp_pq_dict_builder_count(ref));
-      /* A new chunk: both start over; the cache must forget its indices. */
-      cp_pq_dict_builder_reset(b);
-      cp_pq_dict_builder_reset(ref);
-      cp_pq_dict_cache_clear(c);
-    }
-    free(vals);
-    cp_pq_dict_cache_free(c);
-    cp_pq_dict_builder_free(b);
-    cp_pq_dict_builder_free(ref);
-  }
-}
-
 int main(void) {
   RUN(test_dict_indices);
-  RUN(test_dict_cache);
   TEST_MAIN_END();
 }
