@@ -147,7 +147,7 @@ static int read_header(cp_pq_chunk_reader *cr, cp_pq_page_header *h, size_t *hle
   uint64_t remain = cr->chunk_end - cr->pos;
   size_t probe = remain < CP_PQ_HEADER_PROBE ? (size_t)remain : CP_PQ_HEADER_PROBE;
   for (;;) {
-    const uint8_t *p;
+    const uint8_t *p = NULL;
     CP_RETURN_IF_ERROR(fetch(cr, cr->pos, probe, &p, err));
     bool truncated = false;
     int rc = cp_pq_page_header_decode(h, p, probe, cr->pos, hlen, &truncated, err);
@@ -234,7 +234,7 @@ static int load_dictionary(cp_pq_chunk_reader *cr, const cp_pq_page_header *h, c
   cr->has_dict = true;
   cr->dict_count = d->num_values;
   if (!cr->conv) return PAIMON_OK;
-  const uint8_t *body;
+  const uint8_t *body = NULL;
   size_t ulen = (size_t)h->uncompressed_page_size;
   CP_RETURN_IF_ERROR(page_body(cr, raw, (size_t)h->compressed_page_size, ulen, true, &body, err));
   /* Every entry takes at least one bit (BOOLEAN), 4 bytes (BYTE_ARRAY length) or its width, so
@@ -327,7 +327,7 @@ static int init_values(cp_pq_chunk_reader *cr, paimon_error *err) {
                               "dictionary-encoded data page but the chunk has no dictionary page");
     return cp_pq_dict_indices_init(&cr->rle, cr->vals, cr->vals_len, err);
   case CP_PQ_ENC_RLE: {
-    const uint8_t *body;
+    const uint8_t *body = NULL;
     size_t blen, used;
     CP_RETURN_IF_ERROR(cp_pq_rle_length_prefix(&body, &blen, &used, cr->vals, cr->vals_len,
                                                "RLE boolean values", err));
@@ -399,7 +399,7 @@ static int load_data_v1(cp_pq_chunk_reader *cr, const cp_pq_page_header *h, cons
   if (!h->has_data_page_header)
     return paimon_error_set(err, PAIMON_ECORRUPT, "DATA_PAGE without DataPageHeader");
   const cp_pq_data_page_header *d = &h->data_page_header;
-  const uint8_t *body;
+  const uint8_t *body = NULL;
   size_t ulen = (size_t)h->uncompressed_page_size, at;
   CP_RETURN_IF_ERROR(page_body(cr, raw, (size_t)h->compressed_page_size, ulen, true, &body, err));
   CP_RETURN_IF_ERROR(page_levels(cr, d->num_values, true, d->repetition_level_encoding,
@@ -428,7 +428,7 @@ static int load_data_v2(cp_pq_chunk_reader *cr, const cp_pq_page_header *h, cons
   cr->encoding = d->encoding;
   /* Levels are never compressed in v2; an empty values section is never decompressed (P19). */
   size_t vcomp = (size_t)(comp - rl - dl), vlen = (size_t)(ulen - rl - dl);
-  const uint8_t *vals;
+  const uint8_t *vals = NULL;
   CP_RETURN_IF_ERROR(
       page_body(cr, raw + rl + dl, vcomp, vlen, d->is_compressed && vcomp > 0, &vals, err));
   cr->vals = vals;
