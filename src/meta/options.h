@@ -53,6 +53,8 @@ int cp_parse_memory_size(const char *text, int64_t *out, paimon_error *err);
 #define CP_OPT_FILE_COMPRESSION_ZSTD_LEVEL "file.compression.zstd-level"
 #define CP_OPT_TARGET_FILE_SIZE "target-file-size"
 #define CP_OPT_MANIFEST_COMPRESSION "manifest.compression"
+/* cpaimon's own: threads compressing Parquet pages beside the writing thread (-1: automatic). */
+#define CP_OPT_WRITE_COMPRESS_THREADS "cpaimon.write.compress-threads"
 #define CP_OPT_MANIFEST_TARGET_FILE_SIZE "manifest.target-file-size"
 #define CP_OPT_MANIFEST_MERGE_MIN_COUNT "manifest.merge-min-count"
 #define CP_OPT_ROW_TRACKING "row-tracking.enabled"

@@ -79,10 +79,7 @@ static int writer_init(out_writer *w, paimon_table *t, paimon_error *err) {
   CP_RETURN_IF_ERROR(cp_row_with_row_tracking(t->schema->row, false, true, &w->row, err));
   CP_RETURN_IF_ERROR(cp_row_to_arrow_schema(w->row, &w->arrow, err));
   CP_RETURN_IF_ERROR(cp_uuid_v4(w->uuid, err));
-  cp_pq_writer_options_init(&w->opts);
-  w->opts.codec = t->options.file_codec;
-  w->opts.compression_level =
-      t->options.file_codec == CP_CODEC_ZSTD ? t->options.file_zstd_level : 0;
+  cp_table_writer_options(t, &w->opts);
   size_t n = w->row->n_fields;
   const char **cols = cp_arena_alloc(&w->arena, n * sizeof *cols);
   if (!cols) return CP_ENOMEM(err, "rewrite");

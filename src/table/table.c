@@ -2,13 +2,16 @@
  * Java SchemaManager.generateTableSchema for the change semantics and messages). */
 #include "table/table.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "base/json.h"
 #include "base/status.h"
 #include "base/time.h"
+#include "format/parquet/writer.h"
 #include "meta/binary_row.h"
 #include "table/paths.h"
 #include "table/store.h"
@@ -44,6 +47,13 @@ int cp_core_options_parse(const cp_table_schema *s, cp_core_options *o, paimon_e
   int64_t level;
   CP_RETURN_IF_ERROR(cp_options_int64(opts, CP_OPT_FILE_COMPRESSION_ZSTD_LEVEL, 1, &level, err));
   o->file_zstd_level = (int)level;
+  int64_t threads;
+  CP_RETURN_IF_ERROR(cp_options_int64(opts, CP_OPT_WRITE_COMPRESS_THREADS, -1, &threads, err));
+  if (threads < -1 || threads > 64)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "table option '%s' must be -1 (automatic) or 0..64, got %" PRId64,
+                            CP_OPT_WRITE_COMPRESS_THREADS, threads);
+  o->compress_threads = (int)threads;
   o->file_format = opt_or(s, CP_OPT_FILE_FORMAT, "parquet");
   const char *mcodec = opt_or(s, CP_OPT_MANIFEST_COMPRESSION, "zstd");
   o->manifest_codec = strcasecmp(mcodec, "zstd") == 0 ? "zstandard" : mcodec;
@@ -218,4 +228,13 @@ int cp_data_file_path(paimon_table *t, cp_bytes partition, int32_t bucket,
   }
   *out = (char *)cp_buf_detach(&b);
   return PAIMON_OK;
+}
+
+void cp_table_writer_options(const paimon_table *t, cp_pq_writer_options *o) {
+  cp_pq_writer_options_init(o);
+  o->codec = t->options.file_codec;
+  o->compression_level = t->options.file_codec == CP_CODEC_ZSTD ? t->options.file_zstd_level : 0;
+  int threads = t->options.compress_threads;
+  if (threads < 0) threads = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
+  o->compress_threads = t->options.file_codec == CP_CODEC_NONE ? 0 : threads;
 }

@@ -29,6 +29,7 @@ typedef struct cp_core_options {
   int64_t target_file_size;         /* 256 MiB for append tables */
   cp_codec file_codec;              /* zstd */
   int file_zstd_level;              /* 1 */
+  int compress_threads;             /* cpaimon.write.compress-threads: -1 automatic, 0..64 */
   const char *file_format;          /* "parquet" (borrowed from the schema options) */
   const char *manifest_codec;       /* Avro codec name, "zstandard" */
   int64_t manifest_target_size;     /* 8 MiB */
@@ -41,6 +42,13 @@ typedef struct cp_core_options {
 
 /* Parses the options of `schema` (bad values are EINVAL naming the option). */
 int cp_core_options_parse(const cp_table_schema *schema, cp_core_options *out, paimon_error *err);
+
+struct cp_pq_writer_options;
+/* The Parquet writer options every data file of `t` is written with: its codec and zstd level,
+ * and the page compression threads (automatic: one beside the writing thread when the machine
+ * has two or more online CPUs — zstd is most of a write's time — else none; the file is the same
+ * byte for byte either way). */
+void cp_table_writer_options(const paimon_table *t, struct cp_pq_writer_options *o);
 
 struct paimon_table {
   paimon_catalog *catalog; /* borrowed */

@@ -61,9 +61,7 @@ int cp_group_writer_open(cp_group_writer *w, paimon_table *t, const cp_type *row
   if (!rc) rc = cp_fs_create(t->fs, w->path, CP_CREATE_EXCLUSIVE, &w->file, err);
   if (!rc) {
     cp_pq_writer_options o;
-    cp_pq_writer_options_init(&o);
-    o.codec = t->options.file_codec;
-    o.compression_level = t->options.file_codec == CP_CODEC_ZSTD ? t->options.file_zstd_level : 0;
+    cp_table_writer_options(t, &o);
     rc = cp_pq_writer_open(&w->pq, w->file, row, &o, err);
   }
   if (rc) cp_group_writer_abort(w);

@@ -111,10 +111,7 @@ int paimon_write_new(paimon_write **out, paimon_table *table, const char *const 
   if (!rc) rc = cp_row_to_arrow_schema(w->write_row, &w->write_arrow, err);
   if (!rc) rc = cp_uuid_v4(w->uuid, err);
   if (!rc) {
-    cp_pq_writer_options_init(&w->pq_opts);
-    w->pq_opts.codec = table->options.file_codec;
-    w->pq_opts.compression_level =
-        table->options.file_codec == CP_CODEC_ZSTD ? table->options.file_zstd_level : 0;
+    cp_table_writer_options(table, &w->pq_opts);
   }
   if (rc) {
     paimon_write_free(w);
