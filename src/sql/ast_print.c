@@ -25,16 +25,7 @@ static bool plain_word(const char *s) {
           *c == '_'))
       return false;
   /* Words the parser would read as keywords are quoted. */
-  static const char *const kw[] = {
-      "all",   "and",    "as",        "between", "by",   "case", "cross",   "distinct",
-      "else",  "end",    "except",    "false",   "from", "full", "group",   "having",
-      "in",    "inner",  "intersect", "into",    "is",   "join", "lateral", "left",
-      "like",  "limit",  "minus",     "natural", "not",  "null", "on",      "or",
-      "order", "outer",  "right",     "select",  "set",  "then", "true",    "union",
-      "using", "values", "when",      "where",   "with"};
-  for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
-    if (strcasecmp(s, kw[i]) == 0) return false;
-  return true;
+  return !cp_sql_reserved_word(s);
 }
 
 int cp_sql_print_ident(const char *name, cp_buf *out, paimon_error *err) {

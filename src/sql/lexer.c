@@ -404,6 +404,19 @@ const char *cp_sql_tok_kind_name(cp_sql_tok_kind kind) {
   return "token";
 }
 
+bool cp_sql_reserved_word(const char *word) {
+  static const char *const words[] = {
+      "all",   "and",    "as",        "between", "by",   "case", "cross",   "distinct",
+      "else",  "end",    "except",    "false",   "from", "full", "group",   "having",
+      "in",    "inner",  "intersect", "into",    "is",   "join", "lateral", "left",
+      "like",  "limit",  "minus",     "natural", "not",  "null", "on",      "or",
+      "order", "outer",  "right",     "select",  "set",  "then", "true",    "union",
+      "using", "values", "when",      "where",   "with"};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (strcasecmp(word, words[i]) == 0) return true;
+  return false;
+}
+
 bool cp_sql_tok_is(const cp_sql_token *tok, const char *word) {
   return tok->kind == CP_TOK_IDENT && strcasecmp(tok->text, word) == 0;
 }

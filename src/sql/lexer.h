@@ -95,6 +95,9 @@ const char *cp_sql_tok_kind_name(cp_sql_tok_kind kind);
 
 /* True when `tok` is an identifier (not back-quoted) spelled `word` in any case. */
 bool cp_sql_tok_is(const cp_sql_token *tok, const char *word);
+/* Words that cannot be unquoted identifiers (Spark's reserved words in the subset parsed here):
+ * the parser reads them as keywords and the printer quotes names spelled like them. */
+bool cp_sql_reserved_word(const char *word);
 
 /* For the interactive shell: true when src[0, len) holds at least one complete statement, i.e.
  * tokenizes (no open string, quoted identifier or comment) and its last token is ';'. */

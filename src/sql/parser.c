@@ -85,17 +85,7 @@ int cp_ps_error_at(cp_sql_parser *p, cp_sql_pos pos, paimon_error *err, const ch
 }
 
 bool cp_ps_reserved(const cp_sql_token *tok) {
-  static const char *const words[] = {
-      "all",   "and",    "as",        "between", "by",   "case", "cross",   "distinct",
-      "else",  "end",    "except",    "false",   "from", "full", "group",   "having",
-      "in",    "inner",  "intersect", "into",    "is",   "join", "lateral", "left",
-      "like",  "limit",  "minus",     "natural", "not",  "null", "on",      "or",
-      "order", "outer",  "right",     "select",  "set",  "then", "true",    "union",
-      "using", "values", "when",      "where",   "with"};
-  if (tok->kind != CP_TOK_IDENT) return false;
-  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-    if (cp_sql_tok_is(tok, words[i])) return true;
-  return false;
+  return tok->kind == CP_TOK_IDENT && cp_sql_reserved_word(tok->text);
 }
 
 /* ---- allocation ----------------------------------------------------------------------------- */
