@@ -32,6 +32,7 @@ typedef struct partition_writer {
   char *dir;          /* bucket directory */
   cp_wfile *file;
   cp_pq_writer *pq;
+  bool threaded; /* pq compresses on threads (at most one open writer does) */
   char *path;
   const char *file_name;
   cp_data_file_meta *done;
@@ -201,7 +202,13 @@ static int open_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
   if (!pw->path || !pw->file_name) return CP_ENOMEM(err, "write");
   snprintf(pw->path, n, "%s/%s", pw->dir, name);
   CP_RETURN_IF_ERROR(cp_fs_create(w->table->fs, pw->path, CP_CREATE_EXCLUSIVE, &pw->file, err));
-  int rc = cp_pq_writer_open(&pw->pq, pw->file, w->write_row, &w->pq_opts, err);
+  /* Compression threads for one open file at a time: a write spread over many partitions keeps
+   * a file open per partition, and a thread each would add up to thousands. */
+  cp_pq_writer_options opts = w->pq_opts;
+  for (size_t i = 0; i < w->n_writers && opts.compress_threads; i++)
+    if (w->writers[i].pq && w->writers[i].threaded) opts.compress_threads = 0;
+  pw->threaded = opts.compress_threads > 0;
+  int rc = cp_pq_writer_open(&pw->pq, pw->file, w->write_row, &opts, err);
   if (rc) {
     cp_wfile_abort(pw->file);
     pw->file = NULL;

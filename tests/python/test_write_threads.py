@@ -55,3 +55,25 @@ def test_bad_values_are_refused(cat, tmp_path, value):
         cat.create_table("db.bad", cpaimon.Schema.from_pyarrow_schema(
             SCHEMA, options={"cpaimon.write.compress-threads": value}), False)
     assert not (tmp_path / "db.db/bad").exists()
+
+
+def test_one_threaded_file_at_a_time(cat):
+    """A write spread over many partitions keeps a file open per partition; only one of them gets
+    a compression thread (threads of this process counted in /proc/self/task while they are
+    open), and the data is still read back whole."""
+    import os
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), ("p", pa.string())])
+    cat.create_table("db.parts", cpaimon.Schema.from_pyarrow_schema(
+        schema, partition_keys=["p"], options={"cpaimon.write.compress-threads": "1"}), False)
+    t = cat.get_table("db.parts")
+    rows = pa.table({"id": list(range(5000)), "p": [f"p{i % 50}" for i in range(5000)]},
+                    schema=schema)
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    before = len(os.listdir("/proc/self/task"))
+    w.write_arrow(rows)  # 50 files open until prepare_commit
+    during = len(os.listdir("/proc/self/task"))
+    wb.new_commit().commit(w.prepare_commit())
+    assert during - before <= 1, (before, during)
+    rb = t.new_read_builder()
+    assert rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows == 5000

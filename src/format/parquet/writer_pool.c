@@ -139,13 +139,17 @@ int cp_pq_page_queue_new(cp_pq_page_queue **out, int threads, cp_codec codec, in
   pthread_mutex_init(&q->mu, NULL);
   pthread_cond_init(&q->work, NULL);
   pthread_cond_init(&q->done, NULL);
-  for (int i = 0; i < threads; i++) {
-    if (pthread_create(&q->threads[i], NULL, worker_main, q) != 0) {
-      cp_pq_page_queue_free(q);
-      return paimon_error_set(err, PAIMON_EIO, "cannot start %d Parquet compression threads",
-                              threads);
-    }
+  /* Threads only change who compresses, never the bytes: when the system refuses one (a thread
+   * limit, many writers at once), the queue runs with the ones it got, or none. */
+  for (int i = 0; i < threads && pthread_create(&q->threads[i], NULL, worker_main, q) == 0; i++)
     q->started++;
+  q->n_threads = q->started;
+  if (q->started == 0) {
+    pthread_mutex_destroy(&q->mu);
+    pthread_cond_destroy(&q->work);
+    pthread_cond_destroy(&q->done);
+    free(q->threads);
+    q->threads = NULL;
   }
   *out = q;
   return PAIMON_OK;
