@@ -75,6 +75,18 @@ int paimon_read_builder_read_schema(paimon_read_builder *rb, int64_t *id, char *
                                     paimon_error *err);
 /* Rows per output batch (default 65536). */
 void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows);
+/* Threads reading splits: 1 reads them one after another on the consumer's thread; n > 1 reads
+ * split i on worker i % n, up to the read-ahead below in front of the consumer, and delivers the
+ * batches in the same order as 1 would (so results are identical; memory grows by the read-ahead
+ * below per worker). -1 (default): 2 for a whole-table read (read-ahead -1, below) of two or more
+ * splits without a limit on a machine with two or more online CPUs, else 1. A read with a limit
+ * always uses 1. EINVAL outside -1, 1..64. */
+int paimon_read_builder_set_read_threads(paimon_read_builder *rb, int threads, paimon_error *err);
+/* Batches each read thread may hold ahead of the consumer (default 2, so memory stays bounded by
+ * the batch size). -1: no bound, for a consumer that keeps every batch anyway (a whole-table
+ * read such as Python's to_arrow), where it lets the threads read large splits side by side.
+ * EINVAL for 0 or below -1. */
+int paimon_read_builder_set_read_ahead(paimon_read_builder *rb, int64_t batches, paimon_error *err);
 
 /* Partition filter (pypaimon's ReadBuilder.with_partition_filter): skips whole partitions. As in
  * pypaimon, only the top-level AND conjuncts of `predicate` that read partition keys alone are

@@ -231,22 +231,28 @@ class TableRead:
         # As pypaimon's new_read(): the limit in force when the read was made.
         self._limit = None if builder._limit is None else max(builder._limit, 0)
 
-    def _stream(self, splits: Optional[List[Split]]):
+    def _stream(self, splits: Optional[List[Split]], whole: bool = False):
+        """The C stream of `splits`; `whole` when every batch will be kept (to_arrow), which lets
+        the C read threads run ahead without bound (include/cpaimon/read.h)."""
         if not splits:
             return None
         plan = splits[0]._plan
         if any(s._plan is not plan for s in splits):
             raise ValueError("splits must come from one plan")
-        return _cpaimon.plan_read(plan._rb, plan._handle, [s.index for s in splits], self._limit)
+        return _cpaimon.plan_read(plan._rb, plan._handle, [s.index for s in splits], self._limit,
+                                  whole)
 
-    def to_arrow_batch_reader(self, splits: List[Split]) -> pa.RecordBatchReader:
-        stream = self._stream(splits)
+    def _reader(self, splits, whole):
+        stream = self._stream(splits, whole)
         if stream is None:
             return pa.RecordBatchReader.from_batches(self._builder.read_type(), [])
         return pa.RecordBatchReader._import_from_c_capsule(stream.__arrow_c_stream__())
 
+    def to_arrow_batch_reader(self, splits: List[Split]) -> pa.RecordBatchReader:
+        return self._reader(splits, False)
+
     def to_arrow(self, splits: List[Split]) -> pa.Table:
-        return self.to_arrow_batch_reader(splits).read_all()
+        return self._reader(splits, True).read_all()
 
     def to_pandas(self, splits: List[Split]):
         return self.to_arrow(splits).to_pandas()

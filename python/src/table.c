@@ -763,11 +763,13 @@ static PyObject *py_plan_info(PyObject *self, PyObject *args) {
   return out;
 }
 
-/* plan_read(rb, plan, indices or None[, limit]) -> ArrowStream. `limit` (an int, or None for
- * none) replaces the builder's row limit for this and later reads through `rb`. */
+/* plan_read(rb, plan, indices or None[, limit[, whole]]) -> ArrowStream; `whole`: the caller
+ * keeps every batch (to_arrow), so read threads may run ahead without bound. `limit` (an int, or
+ * None for none) replaces the builder's row limit for this and later reads through `rb`. */
 static PyObject *py_plan_read(PyObject *self, PyObject *args) {
   PyObject *rbcap, *pcap, *indices, *limit = NULL;
-  if (!PyArg_ParseTuple(args, "OOO|O", &rbcap, &pcap, &indices, &limit)) return NULL;
+  int whole = 0;
+  if (!PyArg_ParseTuple(args, "OOO|Op", &rbcap, &pcap, &indices, &limit, &whole)) return NULL;
   paimon_read_builder *rb = unwrap(rbcap, &K_RB);
   paimon_plan *p = rb ? unwrap(pcap, &K_PLAN) : NULL;
   if (!p) return NULL;
@@ -797,7 +799,12 @@ static PyObject *py_plan_read(PyObject *self, PyObject *args) {
   }
   paimon_error err;
   struct ArrowArrayStream stream;
-  int rc;
+  /* A consumer that keeps every batch lets the read threads run ahead without bound. */
+  int rc = paimon_read_builder_set_read_ahead(rb, whole ? -1 : 2, &err);
+  if (rc) {
+    PyMem_Free(idx);
+    return cp_py_raise(rc, &err);
+  }
   Py_BEGIN_ALLOW_THREADS rc =
       paimon_plan_read(rb, p, indices == Py_None ? NULL : idx, n, &stream, &err);
   Py_END_ALLOW_THREADS PyMem_Free(idx);

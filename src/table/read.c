@@ -25,8 +25,10 @@
  * the filter runs, so _ROW_ID (first_row_id + position) stays right.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "arrow/array.h"
 #include "arrow/ops.h"
 #include "arrow/schema.h"
@@ -600,8 +602,11 @@ static int add_filter_cols(read_state *s, const cp_type *row, paimon_error *err)
   return rc;
 }
 
-int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
-                     size_t n, struct ArrowArrayStream *out, paimon_error *err) {
+/* A read state over the splits `indices` (all when NULL) of `plan` at positions i with
+ * i % stride == first (a worker's share), with the splits' files copied into the state's own
+ * arena (the stream outlives the plan). */
+static int state_new(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
+                     size_t n, size_t stride, size_t first, read_state **out, paimon_error *err) {
   read_state *s = calloc(1, sizeof *s);
   if (!s) return CP_ENOMEM(err, "read");
   s->t = rb->t;
@@ -617,7 +622,6 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
   size_t count = indices ? n : plan->n_splits;
   if (!rc && !(s->splits = calloc(count ? count : 1, sizeof *s->splits)))
     rc = CP_ENOMEM(err, "read");
-  /* The stream outlives the plan: copy the splits' files into the stream's own arena. */
   for (size_t i = 0; !rc && i < count; i++) {
     size_t k = indices ? indices[i] : i;
     if (k >= plan->n_splits) {
@@ -625,6 +629,7 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
                             plan->n_splits);
       break;
     }
+    if (i % stride != first) continue;
     cp_split sp = plan->splits[k];
     if (rb->ignore_deletion_vectors) sp.dv_path = NULL; /* an updater's copy of the group */
     cp_manifest_entry *files = cp_arena_alloc(&s->arena, sp.n_files * sizeof *files);
@@ -639,9 +644,239 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
       s->splits[s->n_splits++] = sp;
     }
   }
+  if (rc) {
+    state_free(s);
+    return rc;
+  }
+  *out = s;
+  return PAIMON_OK;
+}
+
+/* ------------------------------------ parallel reading ------------------------------------ */
+
+/* Splits read on worker threads (paimon_read_builder_set_read_threads): worker w reads the
+ * splits at positions w, w + n, ... into its queue, and the consumer takes split after split from
+ * the worker that has it, so batches come in the order one thread would produce them. A worker
+ * blocks when it holds `ahead` batches (paimon_read_builder_set_read_ahead), so a streaming
+ * consumer's memory stays a few batches per worker; a consumer that keeps everything (to_arrow)
+ * lets workers run ahead without bound, which is when reading on two cores pays for large splits.
+ * Errors reach the consumer where they happened in that order. Each worker has its own read
+ * state (readers, bound filter, DV); what they share is the table, whose schemas are loaded
+ * before the workers start (the schema cache fills lazily and is not locked). */
+
+typedef struct par_batch {
+  struct ArrowArray array;
+  size_t split; /* position among the stream's splits */
+} par_batch;
+
+typedef struct par_read par_read;
+
+typedef struct par_worker {
+  par_read *p;
+  read_state *s;
+  size_t first; /* reads positions first, first + n, ... */
+  pthread_t thread;
+  bool started, done;
+  par_batch *queue; /* ring of cap entries */
+  size_t head, count, cap;
+  int rc;
+  size_t err_split; /* the split the error happened in */
+  paimon_error err;
+} par_worker;
+
+struct par_read {
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* any change: a batch queued or taken, a worker done, stop */
+  bool stop;
+  int64_t ahead; /* batches a worker may hold; -1: no bound */
+  par_worker *workers;
+  size_t n, cur, total; /* cur: the split the consumer is at */
+};
+
+/* Room for one more batch in w's ring (under the lock). */
+static int par_grow(par_worker *w) {
+  if (w->count < w->cap) return PAIMON_OK;
+  size_t cap = w->cap ? w->cap * 2 : 4;
+  par_batch *q = malloc(cap * sizeof *q);
+  if (!q) return PAIMON_ENOMEM;
+  for (size_t i = 0; i < w->count; i++) q[i] = w->queue[(w->head + i) % w->cap];
+  free(w->queue);
+  w->queue = q;
+  w->head = 0;
+  w->cap = cap;
+  return PAIMON_OK;
+}
+
+static void *par_worker_main(void *arg) {
+  par_worker *w = arg;
+  par_read *p = w->p;
+  for (;;) {
+    struct ArrowArray a;
+    memset(&a, 0, sizeof a);
+    paimon_error err;
+    paimon_error_clear(&err);
+    int rc = next_batch(w->s, &a, &err);
+    size_t split = w->s->cur ? w->first + (size_t)(w->s->cur - w->s->splits) * p->n : w->first;
+    pthread_mutex_lock(&p->mu);
+    while (!rc && a.release && p->ahead >= 0 && (int64_t)w->count >= p->ahead && !p->stop)
+      pthread_cond_wait(&p->cv, &p->mu);
+    if (!rc && a.release && !p->stop && par_grow(w) != PAIMON_OK)
+      rc = CP_ENOMEM(&err, "read-ahead queue");
+    bool end = rc || !a.release || p->stop;
+    if (!end) {
+      par_batch *b = &w->queue[(w->head + w->count++) % w->cap];
+      b->array = a;
+      b->split = split;
+    } else {
+      w->done = true;
+      w->rc = p->stop ? 0 : rc;
+      w->err_split = split;
+      if (rc) w->err = err;
+    }
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    if (end) {
+      if (a.release) a.release(&a);
+      close_split(w->s);
+      return NULL;
+    }
+  }
+}
+
+static void par_free(void *state) {
+  par_read *p = state;
+  pthread_mutex_lock(&p->mu);
+  p->stop = true;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  for (size_t i = 0; i < p->n; i++) {
+    par_worker *w = &p->workers[i];
+    if (w->started) pthread_join(w->thread, NULL);
+    for (size_t k = 0; k < w->count; k++) {
+      par_batch *b = &w->queue[(w->head + k) % w->cap];
+      if (b->array.release) b->array.release(&b->array);
+    }
+    free(w->queue);
+    if (w->s) state_free(w->s);
+  }
+  pthread_mutex_destroy(&p->mu);
+  pthread_cond_destroy(&p->cv);
+  free(p->workers);
+  free(p);
+}
+
+/* The next batch in split order: split `cur` is over when its worker's next batch belongs to a
+ * later split or the worker is done (an error is returned at the split it happened in). */
+static int par_next(void *state, struct ArrowArray *out, paimon_error *err) {
+  par_read *p = state;
+  int rc = PAIMON_OK;
+  out->release = NULL;
+  pthread_mutex_lock(&p->mu);
+  while (p->cur < p->total) {
+    par_worker *w = &p->workers[p->cur % p->n];
+    if (w->count) {
+      par_batch *b = &w->queue[w->head];
+      if (b->split != p->cur) {
+        p->cur++;
+        continue;
+      }
+      *out = b->array;
+      memset(&b->array, 0, sizeof b->array);
+      w->head = (w->head + 1) % w->cap;
+      w->count--;
+      pthread_cond_broadcast(&p->cv);
+      break;
+    }
+    if (w->done && w->rc && w->err_split == p->cur) {
+      rc = w->rc;
+      if (err) *err = w->err;
+      break;
+    }
+    if (w->done) {
+      p->cur++;
+      continue;
+    }
+    pthread_cond_wait(&p->cv, &p->mu);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return rc;
+}
+
+static int cp_read_parallel(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
+                            size_t n, size_t threads, struct ArrowArrayStream *out,
+                            paimon_error *err) {
+  size_t count = indices ? n : plan->n_splits;
+  /* Load every file's schema here: workers only find them in the table's cache. */
+  for (size_t i = 0; i < count; i++) {
+    size_t k = indices ? indices[i] : i;
+    if (k >= plan->n_splits) continue; /* state_new reports it */
+    for (size_t f = 0; f < plan->splits[k].n_files; f++) {
+      const cp_table_schema *fs;
+      CP_RETURN_IF_ERROR(
+          cp_table_schema_by_id(rb->t, plan->splits[k].files[f].file.schema_id, &fs, err));
+    }
+  }
+  par_read *p = calloc(1, sizeof *p);
+  if (!p) return CP_ENOMEM(err, "read");
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->cv, NULL);
+  p->n = threads;
+  p->total = count;
+  p->ahead = rb->read_ahead;
+  p->workers = calloc(threads, sizeof *p->workers);
+  int rc = p->workers ? PAIMON_OK : CP_ENOMEM(err, "read");
+  for (size_t i = 0; !rc && i < threads; i++) {
+    p->workers[i].p = p;
+    p->workers[i].first = i;
+    rc = state_new(rb, plan, indices, n, threads, i, &p->workers[i].s, err);
+  }
   struct ArrowSchema schema;
   memset(&schema, 0, sizeof schema);
-  if (!rc) rc = cp_rb_cols_schema(s->cols, s->n_out, &schema, err);
+  if (!rc) rc = cp_rb_cols_schema(p->workers[0].s->cols, p->workers[0].s->n_out, &schema, err);
+  for (size_t i = 0; !rc && i < threads; i++) {
+    par_worker *w = &p->workers[i];
+    if (pthread_create(&w->thread, NULL, par_worker_main, w) != 0)
+      rc = paimon_error_set(err, PAIMON_EIO, "cannot start a read thread for table %s",
+                            rb->t->full_name);
+    else
+      w->started = true;
+  }
+  if (rc) {
+    if (schema.release) schema.release(&schema);
+    if (p->workers)
+      par_free(p);
+    else {
+      pthread_mutex_destroy(&p->mu);
+      pthread_cond_destroy(&p->cv);
+      free(p);
+    }
+    return rc;
+  }
+  return cp_stream_from_producer(out, &schema, par_next, par_free, p, err);
+}
+
+/* How many threads read `count` splits (read.h, paimon_read_builder_set_read_threads). */
+static size_t read_threads(const paimon_read_builder *rb, size_t count) {
+  /* A limit stops opening files once it is reached (pypaimon's rule): one thread. */
+  if (rb->select.has_limit || count < 2) return 1;
+  if (rb->read_threads > 0)
+    return (size_t)rb->read_threads < count ? (size_t)rb->read_threads : count;
+  /* Automatic: two threads for a whole-table read (no read-ahead bound) on two or more CPUs. A
+   * streaming consumer gains little from workers two batches ahead and pays their memory. */
+  if (rb->read_ahead >= 0) return 1;
+  return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+}
+
+int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
+                     size_t n, struct ArrowArrayStream *out, paimon_error *err) {
+  size_t count = indices ? n : plan->n_splits;
+  size_t threads = read_threads(rb, count);
+  struct ArrowSchema schema;
+  memset(&schema, 0, sizeof schema);
+  if (threads > 1) return cp_read_parallel(rb, plan, indices, n, threads, out, err);
+  read_state *s = NULL;
+  CP_RETURN_IF_ERROR(state_new(rb, plan, indices, n, 1, 0, &s, err));
+  int rc = cp_rb_cols_schema(s->cols, s->n_out, &schema, err);
   if (rc) {
     state_free(s);
     return rc;

@@ -31,6 +31,8 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t, paimon_e
   rb->t = t;
   rb->schema_id = -1;
   rb->batch_size = CP_PQ_DEFAULT_BATCH_SIZE;
+  rb->read_threads = -1;
+  rb->read_ahead = 2;
   *out = rb;
   return PAIMON_OK;
 }
@@ -225,6 +227,24 @@ int paimon_read_builder_read_schema(paimon_read_builder *rb, int64_t *id, char *
 
 void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows) {
   rb->batch_size = rows > 0 ? rows : CP_PQ_DEFAULT_BATCH_SIZE;
+}
+
+int paimon_read_builder_set_read_threads(paimon_read_builder *rb, int threads, paimon_error *err) {
+  if (threads < -1 || threads == 0 || threads > 64)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "read threads must be -1 (automatic) or 1..64, got %d", threads);
+  rb->read_threads = threads;
+  return PAIMON_OK;
+}
+
+int paimon_read_builder_set_read_ahead(paimon_read_builder *rb, int64_t batches,
+                                       paimon_error *err) {
+  if (batches < -1 || batches == 0)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "read-ahead must be -1 (no bound) or at least 1 batch, got %" PRId64,
+                            batches);
+  rb->read_ahead = batches;
+  return PAIMON_OK;
 }
 
 /* The partition filter's partition conjuncts bound to the filter row of `schema` (NULL when no

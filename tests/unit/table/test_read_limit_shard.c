@@ -4,6 +4,7 @@
  * computed here from the rows written, never from a previous cpaimon run. Parity with pypaimon on
  * the same tables is tested in tests/python/test_read_api.py. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "arrow/array.h"
@@ -328,6 +329,136 @@ static void test_shard_errors(void) {
   paimon_table_free(t);
 }
 
+/* ---- read threads ----------------------------------------------------------------------- */
+
+/* Reads ids and _ROW_IDs with `threads` read threads; *failed receives the error code (0 when the
+ * read ended normally) and the rows before it stay in `out`. */
+static int64_t ahead = 2; /* the read-ahead read_threaded sets */
+
+static void read_threaded(paimon_table *t, int threads, paimon_predicate *filter, rows *out,
+                          int *failed, char *message, size_t message_size) {
+  paimon_error err;
+  paimon_read_builder *rb = builder(t);
+  CHECK_OK(paimon_read_builder_set_read_threads(rb, threads, &err), &err);
+  CHECK_OK(paimon_read_builder_set_read_ahead(rb, ahead, &err), &err);
+  if (filter) CHECK_OK(paimon_read_builder_set_filter(rb, filter, &err), &err);
+  paimon_plan *p = NULL;
+  struct ArrowArrayStream s;
+  memset(out, 0, sizeof *out);
+  *failed = 0;
+  CHECK_OK(paimon_read_builder_plan(rb, &p, &err), &err);
+  out->n_splits = (int64_t)paimon_plan_split_count(p);
+  CHECK_OK(paimon_plan_read(rb, p, NULL, 0, &s, &err), &err);
+  struct ArrowSchema schema;
+  CHECK_OK(cp_stream_get_schema(&s, &schema, &err), &err);
+  for (;;) {
+    struct ArrowArray batch;
+    int rc = cp_stream_next(&s, &batch, &err);
+    if (rc) {
+      *failed = rc;
+      snprintf(message, message_size, "%.500s", err.message);
+      break;
+    }
+    if (!batch.release) break;
+    cp_array_view v;
+    CHECK_OK(cp_array_view_init(&v, &schema, &batch, &err), &err);
+    for (int64_t i = 0; i < v.length && out->n < MAX_ROWS; i++, out->n++) {
+      out->ids[out->n] = cp_view_get_int64(&v.children[0], i);
+      out->row_ids[out->n] = cp_view_get_int64(&v.children[1], i);
+    }
+    cp_array_view_reset(&v);
+    batch.release(&batch);
+  }
+  schema.release(&schema);
+  s.release(&s);
+  paimon_plan_free(p);
+  paimon_read_builder_free(rb);
+}
+
+static void check_same(const rows *a, const rows *b) {
+  CHECK_INT(a->n, b->n);
+  for (int64_t i = 0; i < a->n && i < b->n; i++) {
+    CHECK_INT(a->ids[i], b->ids[i]);
+    CHECK_INT(a->row_ids[i], b->row_ids[i]);
+  }
+}
+
+/* Worker threads deliver exactly what one thread reads, in the same order, with filters, when
+ * the consumer stops early, and up to the same point when a file is missing. */
+static void test_read_threads(void) {
+  paimon_error err;
+  paimon_table *t = create("db.threads", true, false);
+  int sizes[] = {7, 1, 12, 3, 9, 2, 15, 4, 6, 11, 5, 8};
+  int first = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    write_rows(t, first, sizes[i]);
+    first += sizes[i];
+  }
+  char msg[512];
+  int failed;
+  rows one, many;
+  read_threaded(t, 1, NULL, &one, &failed, msg, sizeof msg);
+  CHECK_INT(failed, 0);
+  CHECK_INT(one.n, first);
+  CHECK(one.n_splits >= 20);
+  int counts[] = {2, 3, 5, 64};
+  int64_t aheads[] = {2, 1, -1};
+  for (size_t a = 0; a < sizeof aheads / sizeof aheads[0]; a++) {
+    ahead = aheads[a];
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+      read_threaded(t, counts[k], NULL, &many, &failed, msg, sizeof msg);
+      CHECK_INT(failed, 0);
+      check_same(&one, &many);
+    }
+  }
+  ahead = 2;
+  paimon_predicate *b = text_pred("pt", "b");
+  read_threaded(t, 1, b, &one, &failed, msg, sizeof msg);
+  read_threaded(t, 3, b, &many, &failed, msg, sizeof msg);
+  CHECK_INT(failed, 0);
+  CHECK_INT(one.n, first / 2);
+  check_same(&one, &many);
+  paimon_predicate_free(b);
+
+  /* The consumer takes one batch and releases the stream while the workers are ahead. */
+  paimon_read_builder *rb = builder(t);
+  CHECK_OK(paimon_read_builder_set_read_threads(rb, 4, &err), &err);
+  paimon_plan *p = NULL;
+  struct ArrowArrayStream s;
+  CHECK_OK(paimon_read_builder_plan(rb, &p, &err), &err);
+  CHECK_OK(paimon_plan_read(rb, p, NULL, 0, &s, &err), &err);
+  struct ArrowArray batch;
+  CHECK_OK(cp_stream_next(&s, &batch, &err), &err);
+  CHECK(batch.release != NULL);
+  if (batch.release) batch.release(&batch);
+  s.release(&s);
+  paimon_plan_free(p);
+
+  CHECK_ERR(paimon_read_builder_set_read_threads(rb, 0, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_read_builder_set_read_threads(rb, 65, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_read_builder_set_read_ahead(rb, 0, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_read_builder_set_read_ahead(rb, -2, &err), PAIMON_EINVAL);
+  paimon_read_builder_free(rb);
+
+  /* A missing file fails the read at its split, after the same rows either way. */
+  char dir[1024], cmd[1200];
+  snprintf(dir, sizeof dir, "%s/pt=b/bucket-0", paimon_table_path(t));
+  snprintf(cmd, sizeof cmd, "rm -f \"$(ls -1 %s/*.parquet | sed -n 4p)\"", dir);
+  CHECK(system(cmd) == 0);
+  char msg1[512];
+  read_threaded(t, 1, NULL, &one, &failed, msg1, sizeof msg1);
+  CHECK_INT(failed, PAIMON_ENOTFOUND);
+  ahead = -1;
+  read_threaded(t, 3, NULL, &many, &failed, msg, sizeof msg);
+  ahead = 2;
+  CHECK_INT(failed, PAIMON_ENOTFOUND);
+  CHECK_STR(msg, msg1);
+  CHECK(strstr(msg, ".parquet") != NULL);
+  check_same(&one, &many);
+  CHECK(one.n > 0 && one.n < first);
+  paimon_table_free(t);
+}
+
 int main(void) {
   char warehouse[256];
   const char *tmp = getenv("TMPDIR");
@@ -341,6 +472,7 @@ int main(void) {
   RUN(test_limit);
   RUN(test_partition_filter);
   RUN(test_shard_errors);
+  RUN(test_read_threads);
   paimon_catalog_free(cat);
   TEST_MAIN_END();
 }
