@@ -334,6 +334,8 @@ int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_
   if (!rc && req->snapshot) rc = paimon_read_builder_set_snapshot(rb, req->snapshot, err);
   if (!rc) rc = paimon_read_builder_set_projection(rb, names, n, err);
   if (!rc && req->where) rc = push_filter(rb, req->where, cols, n, err);
+  /* The relation keeps every batch: the read threads may run ahead (read.h). */
+  if (!rc) rc = paimon_read_builder_set_read_ahead(rb, -1, err);
   if (!rc) rc = paimon_read_builder_plan(rb, &plan, err);
   if (!rc && snapshot_read) *snapshot_read = paimon_plan_snapshot_id(plan);
   if (!rc) rc = paimon_plan_read(rb, plan, NULL, 0, &stream, err);
