@@ -78,11 +78,15 @@ typedef struct rows {
   int64_t ids[MAX_ROWS], row_ids[MAX_ROWS];
 } rows;
 
-static void read_rows(paimon_read_builder *rb, rows *out) {
+/* Reads what `rb` plans into `out`; *failed receives the code of a read error (0 when the read
+ * ended normally, NULL: an error fails the test), the rows before it stay in `out`. */
+static void read_rows_until(paimon_read_builder *rb, rows *out, int *failed, char *message,
+                            size_t message_size) {
   paimon_error err;
   paimon_plan *p = NULL;
   struct ArrowArrayStream s;
   memset(out, 0, sizeof *out);
+  if (failed) *failed = 0;
   CHECK_OK(paimon_read_builder_plan(rb, &p, &err), &err);
   if (!p) return;
   out->n_splits = (int64_t)paimon_plan_split_count(p);
@@ -91,8 +95,14 @@ static void read_rows(paimon_read_builder *rb, rows *out) {
   CHECK_OK(cp_stream_get_schema(&s, &schema, &err), &err);
   for (;;) {
     struct ArrowArray batch;
-    CHECK_OK(cp_stream_next(&s, &batch, &err), &err);
-    if (!batch.release) break;
+    int rc = cp_stream_next(&s, &batch, &err);
+    if (rc && failed) {
+      *failed = rc;
+      snprintf(message, message_size, "%.500s", err.message);
+      break;
+    }
+    CHECK_OK(rc, &err);
+    if (rc || !batch.release) break;
     cp_array_view v;
     CHECK_OK(cp_array_view_init(&v, &schema, &batch, &err), &err);
     for (int64_t i = 0; i < v.length && out->n < MAX_ROWS; i++, out->n++) {
@@ -105,6 +115,10 @@ static void read_rows(paimon_read_builder *rb, rows *out) {
   schema.release(&schema);
   s.release(&s);
   paimon_plan_free(p);
+}
+
+static void read_rows(paimon_read_builder *rb, rows *out) {
+  read_rows_until(rb, out, NULL, NULL, 0);
 }
 
 static paimon_read_builder *builder(paimon_table *t) {
@@ -342,36 +356,7 @@ static void read_threaded(paimon_table *t, int threads, paimon_predicate *filter
   CHECK_OK(paimon_read_builder_set_read_threads(rb, threads, &err), &err);
   CHECK_OK(paimon_read_builder_set_read_ahead(rb, ahead, &err), &err);
   if (filter) CHECK_OK(paimon_read_builder_set_filter(rb, filter, &err), &err);
-  paimon_plan *p = NULL;
-  struct ArrowArrayStream s;
-  memset(out, 0, sizeof *out);
-  *failed = 0;
-  CHECK_OK(paimon_read_builder_plan(rb, &p, &err), &err);
-  out->n_splits = (int64_t)paimon_plan_split_count(p);
-  CHECK_OK(paimon_plan_read(rb, p, NULL, 0, &s, &err), &err);
-  struct ArrowSchema schema;
-  CHECK_OK(cp_stream_get_schema(&s, &schema, &err), &err);
-  for (;;) {
-    struct ArrowArray batch;
-    int rc = cp_stream_next(&s, &batch, &err);
-    if (rc) {
-      *failed = rc;
-      snprintf(message, message_size, "%.500s", err.message);
-      break;
-    }
-    if (!batch.release) break;
-    cp_array_view v;
-    CHECK_OK(cp_array_view_init(&v, &schema, &batch, &err), &err);
-    for (int64_t i = 0; i < v.length && out->n < MAX_ROWS; i++, out->n++) {
-      out->ids[out->n] = cp_view_get_int64(&v.children[0], i);
-      out->row_ids[out->n] = cp_view_get_int64(&v.children[1], i);
-    }
-    cp_array_view_reset(&v);
-    batch.release(&batch);
-  }
-  schema.release(&schema);
-  s.release(&s);
-  paimon_plan_free(p);
+  read_rows_until(rb, out, failed, message, message_size);
   paimon_read_builder_free(rb);
 }
 
