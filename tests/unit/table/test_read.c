@@ -10,6 +10,7 @@
 #include "cpaimon/read.h"
 #include "cpaimon/write.h"
 #include "table/table.h"
+#include "commit_test_util.h"
 #include "test.h"
 #include "types/type_arrow.h"
 #include "types/type_sql.h"
@@ -34,17 +35,7 @@ static void write_rows(paimon_table *t, const char *row_sql, int first, int n) {
     CHECK_OK(cp_builder_end_element(b, &err), &err);
   }
   CHECK_OK(cp_builder_finish(b, &array, &err), &err);
-  paimon_write *w = NULL;
-  paimon_commit_messages *m = NULL;
-  paimon_commit *c = NULL;
-  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
-  CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
-  CHECK_OK(paimon_write_prepare_commit(w, &m, &err), &err);
-  CHECK_OK(paimon_commit_new(&c, t, &err), &err);
-  CHECK_OK(paimon_commit_commit(c, m, &err), &err);
-  paimon_commit_free(c);
-  paimon_commit_messages_free(m);
-  paimon_write_free(w);
+  commit_arrow(t, &schema, &array);
   cp_builder_free(b);
   schema.release(&schema);
   array.release(&array);
