@@ -16,13 +16,15 @@
  *
  * Threads: compress_threads workers, each with its own codec context, take submitted pages in
  * submission order. The submitting thread copies the page body into the job (the column reuses
- * its page buffers at once). When it must collect a page that no worker has started (they are all
- * busy), it compresses that page itself, so with one worker both cores compress when compression
- * is the bottleneck; it waits only for a page a worker is compressing. One mutex guards the job
- * states; workers sleep on `work`, the collector on `done`. Nothing is shared between writers: each
- * has its own queue and threads, joined when it is freed.
+ * its page buffers at once). When it must collect a page that is not compressed yet, it does not
+ * sit idle: it compresses queued pages itself (the one it needs first, else the oldest waiting
+ * one) until its page is done, and sleeps only when every page in flight is being compressed by a
+ * worker. So with one worker both cores compress when compression is the bottleneck, which it is
+ * for zstd. One mutex guards the job states; workers sleep on `work`, the collector on `done`.
+ * Nothing is shared between writers: each has its own queue and threads, joined when it is freed.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,12 +33,13 @@
 
 /* Pages in flight: the depth of the pipeline, and a fixed part of the collection rule above (so it
  * must not depend on the thread count). */
-#define QUEUE_PAGES 8
+#define QUEUE_PAGES 16
 
 enum { JOB_FREE, JOB_QUEUED, JOB_RUNNING, JOB_DONE };
 
 typedef struct page_job {
   int state;
+  uint64_t seq; /* submission number: workers take queued pages oldest first */
   cp_pq_colw *col;
   cp_pq_page_header header; /* sizes filled at collection */
   cp_buf in;                /* the body, when a worker compresses it */
@@ -52,7 +55,7 @@ struct cp_pq_page_queue {
   cp_codec_ctx *ctx; /* the submitting thread's (borrowed) */
   page_job jobs[QUEUE_PAGES];
   size_t head, count; /* ring: jobs[head] is the oldest of `count` in flight (submitter only) */
-  size_t next_run;    /* threads: the next job a worker should take (ring index; under mu) */
+  uint64_t submitted; /* pages submitted so far (numbers the jobs) */
   int n_threads, started;
   pthread_t *threads;
   pthread_mutex_t mu;
@@ -66,6 +69,16 @@ static void compress_job(page_job *j, cp_codec codec, int level, cp_codec_ctx *c
   j->rc = cp_compress_ctx(ctx, codec, level, body, j->body_len, &j->out, &j->err);
 }
 
+/* The queued (not yet started) job submitted first, or NULL; under mu. */
+static page_job *oldest_queued(cp_pq_page_queue *q) {
+  page_job *best = NULL;
+  for (size_t i = 0; i < QUEUE_PAGES; i++) {
+    page_job *j = &q->jobs[i];
+    if (j->state == JOB_QUEUED && (!best || j->seq < best->seq)) best = j;
+  }
+  return best;
+}
+
 static void *worker_main(void *arg) {
   cp_pq_page_queue *q = arg;
   cp_codec_ctx *ctx = NULL;
@@ -73,11 +86,9 @@ static void *worker_main(void *arg) {
   (void)cp_codec_ctx_new(&ctx, &ignored); /* NULL on failure: one-shot compression then */
   pthread_mutex_lock(&q->mu);
   for (;;) {
-    while (!q->stop && q->jobs[q->next_run].state != JOB_QUEUED)
-      pthread_cond_wait(&q->work, &q->mu);
+    page_job *j = NULL;
+    while (!q->stop && !(j = oldest_queued(q))) pthread_cond_wait(&q->work, &q->mu);
     if (q->stop) break;
-    page_job *j = &q->jobs[q->next_run];
-    q->next_run = (q->next_run + 1) % QUEUE_PAGES;
     j->state = JOB_RUNNING;
     pthread_mutex_unlock(&q->mu);
     compress_job(j, q->codec, q->level, ctx, j->in.data);
@@ -160,17 +171,19 @@ static int collect_oldest(cp_pq_page_queue *q, paimon_error *err) {
   page_job *j = &q->jobs[q->head];
   if (q->n_threads > 0) {
     pthread_mutex_lock(&q->mu);
-    if (j->state == JOB_QUEUED) {
-      /* No worker has taken it (they are all busy): compress it here rather than wait. Jobs are
-       * taken in order, so the oldest job being queued means it is the next one to run. */
-      j->state = JOB_RUNNING;
-      q->next_run = (q->next_run + 1) % QUEUE_PAGES;
+    while (j->state != JOB_DONE) {
+      /* Help rather than wait: this page if no worker has taken it, else the oldest queued one. */
+      page_job *run = j->state == JOB_QUEUED ? j : oldest_queued(q);
+      if (!run) {
+        pthread_cond_wait(&q->done, &q->mu);
+        continue;
+      }
+      run->state = JOB_RUNNING;
       pthread_mutex_unlock(&q->mu);
-      compress_job(j, q->codec, q->level, q->ctx, j->in.data);
+      compress_job(run, q->codec, q->level, q->ctx, run->in.data);
       pthread_mutex_lock(&q->mu);
-      j->state = JOB_DONE;
+      run->state = JOB_DONE;
     }
-    while (j->state != JOB_DONE) pthread_cond_wait(&q->done, &q->mu);
     pthread_mutex_unlock(&q->mu);
   }
   /* A done job is the submitter's again until it is marked free. */
@@ -205,6 +218,7 @@ int cp_pq_page_queue_submit(cp_pq_page_queue *q, cp_pq_colw *c, const cp_pq_page
   CP_RETURN_IF_ERROR(cp_buf_append(&j->in, body_len ? body : (const uint8_t *)"", body_len, err));
   q->count++;
   pthread_mutex_lock(&q->mu);
+  j->seq = q->submitted++;
   j->state = JOB_QUEUED;
   pthread_cond_signal(&q->work);
   pthread_mutex_unlock(&q->mu);
