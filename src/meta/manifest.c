@@ -257,6 +257,7 @@ static int encode_all(const char *schema_json, const char *what, const void *ite
   cp_avro_writer_options wo = {0};
   wo.codec = opts && opts->codec ? opts->codec : "zstandard";
   wo.level = opts && opts->level ? opts->level : 1;
+  wo.sync_marker = opts ? opts->sync_marker : NULL;
   CP_GOTO_IF_ERROR(rc, cp_avro_writer_new_mem(&w, what, schema, &wo, err), done);
   for (size_t i = 0; i < n; i++) {
     builder b = {&arena, false};

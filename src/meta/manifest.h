@@ -22,6 +22,9 @@ typedef struct cp_manifest_write_options {
   const char
       *codec; /* Avro codec name: "zstandard" (Paimon's default), "deflate", "snappy", "null" */
   int level;  /* codec level, 0 = default (Paimon: zstd level 1) */
+  /* 16 bytes, or NULL for a random one per file (Avro's way); a fixed marker makes the bytes a
+   * function of the entries (serialized commit messages). */
+  const uint8_t *sync_marker;
 } cp_manifest_write_options;
 
 /* Encodes a manifest file holding `n` entries into `out` (appended). */

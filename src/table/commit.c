@@ -133,6 +133,12 @@ static char *manifest_path(const attempt *a, const char *name) {
 }
 
 /* Writes bytes as manifest/<prefix><uuid>-<n> (fsynced); returns the name in the arena. */
+/* The table's manifest codec and level (sync markers random, as Avro writers do). */
+static cp_manifest_write_options manifest_options(const attempt *a) {
+  return (cp_manifest_write_options){.codec = a->t->options.manifest_codec,
+                                     .level = a->t->options.file_zstd_level};
+}
+
 static int write_meta_file(attempt *a, const char *prefix, const cp_buf *bytes, const char **name) {
   char buf[128];
   snprintf(buf, sizeof buf, "%s%s-%d", prefix, a->uuid, a->counter++);
@@ -263,7 +269,7 @@ static int write_manifest(attempt *a, const cp_manifest_entry *entries, size_t n
  * the target and grow until their encoding reaches it. */
 static int write_manifests(attempt *a, const cp_manifest_entry *entries, size_t n,
                            cp_manifest_meta_vec *out) {
-  cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
+  const cp_manifest_write_options opts = manifest_options(a);
   int64_t target = a->t->options.manifest_target_size;
   cp_buf bytes = CP_BUF_INIT;
   int rc = cp_manifest_file_encode(entries, n, &opts, &bytes, a->err);
@@ -289,7 +295,7 @@ static int write_manifests(attempt *a, const cp_manifest_entry *entries, size_t 
 
 static int write_manifest_list(attempt *a, const cp_manifest_file_meta *metas, size_t n,
                                const char **name, int64_t *size) {
-  cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
+  const cp_manifest_write_options opts = manifest_options(a);
   cp_buf bytes = CP_BUF_INIT;
   int rc = cp_manifest_list_encode(metas, n, &opts, &bytes, a->err);
   if (!rc) rc = write_meta_file(a, "manifest-list-", &bytes, name);
@@ -493,7 +499,7 @@ static int write_index_manifest(attempt *a, const cp_snapshot *latest,
     rc = cp_index_entry_vec_push(&next, &e, a->err);
   }
   if (!rc && next.n) {
-    cp_manifest_write_options opts = {a->t->options.manifest_codec, a->t->options.file_zstd_level};
+    const cp_manifest_write_options opts = manifest_options(a);
     cp_buf bytes = CP_BUF_INIT;
     rc = cp_index_manifest_encode(next.items, next.n, &opts, &bytes, a->err);
     if (!rc) rc = write_meta_file(a, "index-manifest-", &bytes, name);

@@ -146,7 +146,9 @@ int paimon_commit_messages_serialize(const paimon_commit_messages *m, uint8_t **
   cp_buf b = CP_BUF_INIT, files_bytes = CP_BUF_INIT, idx_bytes = CP_BUF_INIT;
   cp_entry_vec files = {0};
   cp_index_entry_vec idx = {0};
-  cp_manifest_write_options opts = {"zstandard", 1};
+  /* A fixed sync marker: the same messages serialize to the same bytes. */
+  static const uint8_t sync[16] = "cpaimon-messages";
+  cp_manifest_write_options opts = {"zstandard", 1, sync};
   int rc;
   CP_GOTO_IF_ERROR(rc, flatten(m, &files, &idx, err), done);
   CP_GOTO_IF_ERROR(rc, cp_manifest_file_encode(files.items, files.n, &opts, &files_bytes, err),
@@ -272,7 +274,9 @@ int paimon_commit_messages_deserialize(paimon_commit_messages **out, const void 
     rc = corrupt(err, "entry counts do not match the headers");
   size_t fi = 0, ii = 0;
   for (uint32_t i = 0; !rc && i < n; i++) {
-    rc = rebuild(m, &h[i], files.items + fi, idx.items + ii, err);
+    /* (No entries: the vectors hold no array, and NULL + 0 is undefined behaviour.) */
+    rc = rebuild(m, &h[i], files.items ? files.items + fi : NULL, idx.items ? idx.items + ii : NULL,
+                 err);
     fi += h[i].n_files;
     ii += h[i].n_index;
   }

@@ -88,7 +88,7 @@ static void test_manifest_round_trip(void) {
   const char *codecs[] = {"zstandard", "null", "deflate", "snappy"};
   for (size_t c = 0; c < 4; c++) {
     cp_buf out = CP_BUF_INIT;
-    cp_manifest_write_options opts = {codecs[c], 0};
+    cp_manifest_write_options opts = {.codec = codecs[c]};
     CHECK_OK(cp_manifest_file_encode(in, 2, &opts, &out, &err), &err);
     cp_arena arena = CP_ARENA_INIT;
     cp_entry_vec got = {0};

@@ -296,7 +296,7 @@ static void duplicate_index_entry(paimon_table *t) {
     dup.file_name = "index-dup2";
     CHECK_OK(cp_index_entry_vec_push(&idx, &dup, &err), &err);
     cp_buf bytes = CP_BUF_INIT;
-    cp_manifest_write_options opts = {"zstandard", 1};
+    cp_manifest_write_options opts = {.codec = "zstandard", .level = 1};
     CHECK_OK(cp_index_manifest_encode(idx.items, idx.n, &opts, &bytes, &err), &err);
     char path[512];
     snprintf(path, sizeof path, "%s/manifest/%s", t->path, s->index_manifest);
@@ -398,7 +398,7 @@ static void test_dv_naming_dead_file(void) {
     meta.data_file = "ghost.parquet";
     idx.items[0].dv_ranges = &meta;
     cp_buf bytes = CP_BUF_INIT;
-    cp_manifest_write_options opts = {"zstandard", 1};
+    cp_manifest_write_options opts = {.codec = "zstandard", .level = 1};
     CHECK_OK(cp_index_manifest_encode(idx.items, 1, &opts, &bytes, &err), &err);
     char path[512];
     snprintf(path, sizeof path, "%s/manifest/%s", t->path, s->index_manifest);
