@@ -27,6 +27,12 @@ seed_dir() {
       cp -n tests/sql/*.sql "$dir" 2>/dev/null || true ;;
     fuzz_type_parse)
       printf 'ARRAY<MAP<STRING, ROW<a INT, b DECIMAL(10, 2)>>>' >"$dir/nested" ;;
+    fuzz_meta_files|fuzz_commit_messages)
+      # Real metadata of a small table, written through the project's venv (pypaimon, fastavro,
+      # the cpaimon binding); a hand-made seed when that is not available.
+      [ -x .venv/bin/python ] &&
+        .venv/bin/python tests/fuzz/meta/make_seeds.py "$name" "$dir" >/dev/null 2>&1 ||
+        printf '\0{"version":3,"id":1}' >"$dir/hand" ;;
     fuzz_expr_text)
       printf '2024-05-14 01:02:03.456' >"$dir/ts" ;;
   esac
