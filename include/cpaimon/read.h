@@ -82,6 +82,12 @@ void paimon_read_builder_set_batch_size(paimon_read_builder *rb, int64_t rows);
  * splits without a limit on a machine with two or more online CPUs, else 1. A read with a limit
  * always uses 1. EINVAL outside -1, 1..64. */
 int paimon_read_builder_set_read_threads(paimon_read_builder *rb, int threads, paimon_error *err);
+/* A helper thread per open data file that decodes part of the columns of every batch while the
+ * reading thread decodes the rest (the batches are the same; memory grows by one decompressor per
+ * file). -1 (default): 1 when the splits are read on one thread (read threads above) on a machine
+ * with two or more online CPUs, else 0. EINVAL outside -1..1. */
+int paimon_read_builder_set_decode_threads(paimon_read_builder *rb, int threads,
+                                           paimon_error *err);
 /* Batches each read thread may hold ahead of the consumer (default 2, so memory stays bounded by
  * the batch size). -1: no bound, for a consumer that keeps every batch anyway (a whole-table
  * read such as Python's to_arrow), where it lets the threads read large splits side by side.

@@ -83,6 +83,7 @@ typedef struct read_state {
   cp_dv *dv;           /* the split's deletion vector (positions before deletes), or NULL */
   const cp_split *cur; /* the split being opened or read */
   int64_t remaining;   /* rows the limit still lets through, or -1 without a limit */
+  int decode_threads;  /* for the data files' readers (cp_pq_reader_options.decode_threads) */
 } read_state;
 
 static void close_split(read_state *s) {
@@ -158,6 +159,7 @@ static int open_part(read_state *s, const cp_manifest_entry *e, const cp_pq_colu
   o.columns = req;
   o.num_columns = n;
   o.batch_size = s->batch_size;
+  o.decode_threads = s->decode_threads;
   /* A shard's part of a split: the files of a split share positions (a group's files are
    * aligned), so each reads the same range, and whole pages outside it are skipped. */
   cp_pq_row_range range = {0, e->file.row_count};
@@ -876,6 +878,10 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
   if (threads > 1) return cp_read_parallel(rb, plan, indices, n, threads, out, err);
   read_state *s = NULL;
   CP_RETURN_IF_ERROR(state_new(rb, plan, indices, n, 1, 0, &s, err));
+  /* One split thread: a decode helper per file (read.h); with several, the cores are taken. */
+  s->decode_threads = rb->decode_threads >= 0                 ? rb->decode_threads
+                      : sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1
+                                                            : 0;
   int rc = cp_rb_cols_schema(s->cols, s->n_out, &schema, err);
   if (rc) {
     state_free(s);

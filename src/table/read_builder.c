@@ -33,6 +33,7 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t, paimon_e
   rb->batch_size = CP_PQ_DEFAULT_BATCH_SIZE;
   rb->read_threads = -1;
   rb->read_ahead = 2;
+  rb->decode_threads = -1;
   *out = rb;
   return PAIMON_OK;
 }
@@ -234,6 +235,15 @@ int paimon_read_builder_set_read_threads(paimon_read_builder *rb, int threads, p
     return paimon_error_set(err, PAIMON_EINVAL,
                             "read threads must be -1 (automatic) or 1..64, got %d", threads);
   rb->read_threads = threads;
+  return PAIMON_OK;
+}
+
+int paimon_read_builder_set_decode_threads(paimon_read_builder *rb, int threads,
+                                           paimon_error *err) {
+  if (threads < -1 || threads > 1)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "decode threads must be -1 (automatic), 0 or 1, got %d", threads);
+  rb->decode_threads = threads;
   return PAIMON_OK;
 }
 

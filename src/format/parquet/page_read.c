@@ -57,6 +57,10 @@ int cp_pq_chunk_reader_new(cp_pq_chunk_reader **out, cp_rfile *file, const char 
   return PAIMON_OK;
 }
 
+void cp_pq_chunk_reader_set_codec_ctx(cp_pq_chunk_reader *cr, cp_codec_ctx *codec_ctx) {
+  cr->codec_ctx = codec_ctx;
+}
+
 void cp_pq_chunk_reader_free(cp_pq_chunk_reader *cr) {
   if (!cr) return;
   cp_buf *bufs[] = {&cr->window,   &cr->dict_fixed, &cr->dict_offsets, &cr->dict_data,

@@ -86,13 +86,16 @@ typedef struct cp_pq_chunk_reader cp_pq_chunk_reader;
 
 /* A reader for leaf `leaf` of the file; `conv` NULL means only levels are wanted. The strings,
  * `conv` and `codec_ctx` are borrowed and must outlive the reader. `codec_ctx` (NULL: one-shot
- * decompression) keeps the decompressor state between pages and may be shared by the chunk readers
- * of one file reader, which are used by one thread. */
+ * decompression) keeps the decompressor state between pages and may be shared by chunk readers
+ * that are used by one thread at a time. */
 int cp_pq_chunk_reader_new(cp_pq_chunk_reader **out, cp_rfile *file, const char *path,
                            const cp_pq_footer *footer, int32_t leaf, const cp_pq_leaf_conv *conv,
                            const cp_pq_read_limits *limits, cp_codec_ctx *codec_ctx,
                            paimon_error *err);
 void cp_pq_chunk_reader_free(cp_pq_chunk_reader *cr);
+/* Decompresses with `codec_ctx` from now on (borrowed; NULL: one-shot), e.g. when the chunk moves
+ * to another thread of its file reader. */
+void cp_pq_chunk_reader_set_codec_ctx(cp_pq_chunk_reader *cr, cp_codec_ctx *codec_ctx);
 
 /* True when the reader can decompress Parquet codec `pq_codec` (cp_pq_codec). */
 bool cp_pq_codec_supported(int pq_codec);

@@ -6,9 +6,20 @@
  * row group every chunk reader first skips to the interval's start, then reads the interval's
  * rows into its leaf batch; when the batch is full (or the row group ends) the plan's nodes are
  * assembled into the batch's arrays.
+ *
+ * A helper thread (cp_pq_reader_options.decode_threads = 1): the column chunks are independent
+ * until assembly, so each batch's leaves can be read by two threads. At the start of each row
+ * group the leaves are dealt to the side (calling thread or helper) with less work so far,
+ * heaviest first, weighing a chunk by its compressed plus uncompressed bytes (decompression and
+ * decoding both scale with them); each side then runs the batch's steps over its own leaves with
+ * its own decompressor, and the calling thread waits for the helper before assembling. The sides
+ * share only the file (ranged reads from two threads are safe) and the batch buffer pool (locked),
+ * so the batches are those of one thread, in the same memory. An error is the one one thread
+ * would have met first: the earliest in step order, then leaf order.
  */
 #include "format/parquet/reader.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +33,28 @@
  * projection, or a few batches of one long-string column, so streaming reuses warm memory. Held
  * only while the consumer releases batches faster than the reader needs new ones. */
 #define CP_PQ_POOL_MAX_CACHED ((int64_t)64 << 20)
+
+/* Rows of one selected interval of a batch: skip `skip` rows, then read `take`. */
+typedef struct read_step {
+  int64_t skip, take;
+} read_step;
+
+/* The helper thread (see above). `posted` and `finished` count batches handed to it and done by
+ * it; everything below `mu` is written by the helper only while a batch is in its hands. */
+typedef struct decode_helper {
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  uint64_t posted, finished;
+  bool stop;
+  cp_codec_ctx *ctx;
+  int rc;
+  size_t err_at; /* step phase of the error (see run_steps) */
+  uint32_t err_leaf;
+  paimon_error err;
+} decode_helper;
+
+static void helper_free(decode_helper *h);
 
 struct cp_pq_reader {
   cp_fs *owned_fs;
@@ -42,6 +75,13 @@ struct cp_pq_reader {
   cp_pq_chunk_reader **chunks; /* one per plan leaf */
   cp_pq_leaf_batch *batches;   /* one per plan leaf */
   cp_pq_leaf_batch **by_leaf;  /* indexed by Parquet leaf */
+  /* the steps of the batch being read, and which side reads each plan leaf (1: the helper) */
+  read_step *steps;
+  size_t n_steps, cap_steps;
+  uint8_t *side;
+  int decode_threads;    /* as asked; 0 once a helper could not be started */
+  decode_helper *helper; /* started at the first row group with two leaves to share */
+  bool helper_busy;      /* the helper has leaves in the current row group */
   /* the row group being read */
   bool in_rg;
   int32_t rg;
@@ -98,7 +138,9 @@ static int prepare_leaves(cp_pq_reader *r, paimon_error *err) {
   r->batches = calloc(n ? n : 1, sizeof *r->batches);
   r->by_leaf =
       calloc(r->footer.schema.num_leaves ? r->footer.schema.num_leaves : 1, sizeof *r->by_leaf);
-  if (!r->chunks || !r->batches || !r->by_leaf) return CP_ENOMEM(err, "parquet reader");
+  r->side = calloc(2 * (size_t)n + 1, 1); /* each leaf's side, then scratch for deal_leaves */
+  if (!r->chunks || !r->batches || !r->by_leaf || !r->side)
+    return CP_ENOMEM(err, "parquet reader");
   for (uint32_t i = 0; i < n; i++) {
     int32_t leaf = r->plan.leaves[i];
     const cp_pq_schema_node *node = r->footer.schema.leaves[leaf];
@@ -192,6 +234,10 @@ int cp_pq_reader_open(cp_pq_reader **out, cp_fs *fs, const char *path,
   if (rc == 0) rc = copy_ranges(r, opts, err);
   if (rc == 0) rc = cp_codec_ctx_new(&r->codec_ctx, err);
   if (rc == 0) rc = cp_buf_pool_new(&r->pool, CP_PQ_POOL_MAX_CACHED, err);
+  if (rc == 0 && opts && opts->decode_threads != 0 && opts->decode_threads != 1)
+    rc = paimon_error_set(err, PAIMON_EINVAL, "parquet reader: decode_threads %d is not 0 or 1",
+                          opts->decode_threads);
+  r->decode_threads = opts ? opts->decode_threads : 0;
   if (rc == 0) rc = prepare_leaves(r, err);
   if (rc == 0) rc = make_chunk_readers(r, err);
   if (rc == 0) rc = check_codecs(r, err);
@@ -205,6 +251,9 @@ int cp_pq_reader_open(cp_pq_reader **out, cp_fs *fs, const char *path,
 
 void cp_pq_reader_free(cp_pq_reader *r) {
   if (!r) return;
+  helper_free(r->helper); /* idle between batches: joined before its chunks go */
+  free(r->steps);
+  free(r->side);
   for (uint32_t i = 0; r->chunks && i < r->plan.num_leaves; i++) {
     cp_pq_chunk_reader_free(r->chunks[i]);
     cp_pq_leaf_batch_free(&r->batches[i]);
@@ -276,6 +325,123 @@ int64_t cp_pq_reader_selected_rows(const cp_pq_reader *r) {
   return total;
 }
 
+/* ---- the helper thread ------------------------------------------------------------------------
+ */
+
+/* Runs the batch's steps over the leaves of `side`, in the order one thread would: for each step,
+ * every leaf skips, then every leaf reads. On an error *at is the phase (2 * step, + 1 when
+ * reading) and *leaf the leaf where it happened. */
+static int run_steps(cp_pq_reader *r, uint8_t side, size_t *at, uint32_t *leaf,
+                     paimon_error *err) {
+  for (size_t k = 0; k < r->n_steps; k++) {
+    const read_step *st = &r->steps[k];
+    for (int phase = 0; phase < 2; phase++) {
+      if (phase == 0 && st->skip == 0) continue;
+      for (uint32_t i = 0; i < r->plan.num_leaves; i++) {
+        if (r->side[i] != side) continue;
+        int rc = phase == 0 ? cp_pq_chunk_skip_rows(r->chunks[i], st->skip, err)
+                            : cp_pq_chunk_read_rows(r->chunks[i], st->take, &r->batches[i], err);
+        if (rc) {
+          *at = 2 * k + (size_t)phase;
+          *leaf = i;
+          return rc;
+        }
+      }
+    }
+  }
+  return PAIMON_OK;
+}
+
+static void *helper_main(void *arg) {
+  cp_pq_reader *r = arg;
+  decode_helper *h = r->helper;
+  pthread_mutex_lock(&h->mu);
+  for (;;) {
+    while (!h->stop && h->finished == h->posted) pthread_cond_wait(&h->cv, &h->mu);
+    if (h->stop) break;
+    pthread_mutex_unlock(&h->mu);
+    paimon_error e;
+    size_t at = 0;
+    uint32_t leaf = 0;
+    int rc = run_steps(r, 1, &at, &leaf, &e);
+    pthread_mutex_lock(&h->mu);
+    h->rc = rc;
+    if (rc) {
+      h->err_at = at;
+      h->err_leaf = leaf;
+      h->err = e;
+    }
+    h->finished++;
+    pthread_cond_broadcast(&h->cv);
+  }
+  pthread_mutex_unlock(&h->mu);
+  return NULL;
+}
+
+static void helper_free(decode_helper *h) {
+  if (!h) return;
+  pthread_mutex_lock(&h->mu);
+  h->stop = true;
+  pthread_cond_broadcast(&h->cv);
+  pthread_mutex_unlock(&h->mu);
+  pthread_join(h->thread, NULL);
+  pthread_mutex_destroy(&h->mu);
+  pthread_cond_destroy(&h->cv);
+  cp_codec_ctx_free(h->ctx);
+  free(h);
+}
+
+/* Starts the helper; on any failure the reader goes on without one (decode_threads 0). */
+static void helper_start(cp_pq_reader *r) {
+  decode_helper *h = calloc(1, sizeof *h);
+  paimon_error ignored;
+  if (h && cp_codec_ctx_new(&h->ctx, &ignored) == 0) {
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->cv, NULL);
+    r->helper = h;
+    if (pthread_create(&h->thread, NULL, helper_main, r) == 0) return;
+    pthread_mutex_destroy(&h->mu);
+    pthread_cond_destroy(&h->cv);
+    r->helper = NULL;
+  }
+  if (h) cp_codec_ctx_free(h->ctx);
+  free(h);
+  r->decode_threads = 0;
+}
+
+/* Deals the leaves of row group `rg` to the two sides, heaviest first to the lighter side. */
+static void deal_leaves(cp_pq_reader *r, int32_t rg) {
+  const uint32_t n = r->plan.num_leaves;
+  memset(r->side, 0, n);
+  r->helper_busy = false;
+  if (r->decode_threads < 1 || n < 2) return;
+  if (!r->helper) helper_start(r);
+  if (!r->helper) return;
+  const cp_pq_column_chunk *cols = r->footer.meta.row_groups[rg].columns;
+  uint64_t load[2] = {0, 0};
+  uint8_t *dealt = r->side + n; /* scratch: 1 once a leaf is dealt */
+  memset(dealt, 0, n);
+  for (uint32_t k = 0; k < n; k++) {
+    uint32_t best = 0;
+    uint64_t best_w = 0;
+    bool found = false;
+    for (uint32_t i = 0; i < n; i++) {
+      if (dealt[i]) continue;
+      const cp_pq_column_meta *m = &cols[r->plan.leaves[i]].meta_data;
+      uint64_t w = (uint64_t)(m->total_compressed_size > 0 ? m->total_compressed_size : 0) +
+                   (uint64_t)(m->total_uncompressed_size > 0 ? m->total_uncompressed_size : 0);
+      if (!found || w > best_w) best = i, best_w = w, found = true;
+    }
+    dealt[best] = 1;
+    uint8_t to = load[1] < load[0] ? 1 : 0;
+    r->side[best] = to;
+    load[to] += best_w + 1;
+    if (to) r->helper_busy = true;
+  }
+  for (uint32_t i = 0; i < n; i++)
+    cp_pq_chunk_reader_set_codec_ctx(r->chunks[i], r->side[i] ? r->helper->ctx : r->codec_ctx);
+}
+
 static int start_row_group(cp_pq_reader *r, int32_t rg, paimon_error *err) {
   r->rg = rg;
   r->rg_rows = r->footer.meta.row_groups[rg].num_rows;
@@ -285,8 +451,43 @@ static int start_row_group(cp_pq_reader *r, int32_t rg, paimon_error *err) {
   if (r->rg_rows == 0 || !next_selected(r, &s, &e)) return PAIMON_OK; /* nothing to read */
   for (uint32_t i = 0; i < r->plan.num_leaves; i++)
     CP_RETURN_IF_ERROR(cp_pq_chunk_reader_start(r->chunks[i], rg, err));
+  deal_leaves(r, rg);
   r->in_rg = true;
   return PAIMON_OK;
+}
+
+static int add_step(cp_pq_reader *r, int64_t skip, int64_t take, paimon_error *err) {
+  if (r->n_steps == r->cap_steps) {
+    size_t cap = r->cap_steps ? r->cap_steps * 2 : 8;
+    read_step *st = realloc(r->steps, cap * sizeof *st);
+    if (!st) return CP_ENOMEM(err, "parquet read steps");
+    r->steps = st;
+    r->cap_steps = cap;
+  }
+  r->steps[r->n_steps++] = (read_step){skip, take};
+  return PAIMON_OK;
+}
+
+/* Reads the batch's steps: on this thread alone, or split with the helper. */
+static int run_batch(cp_pq_reader *r, paimon_error *err) {
+  size_t at = 0;
+  uint32_t leaf = 0;
+  if (!r->helper_busy) return run_steps(r, 0, &at, &leaf, err);
+  decode_helper *h = r->helper;
+  pthread_mutex_lock(&h->mu);
+  h->posted++;
+  pthread_cond_broadcast(&h->cv);
+  pthread_mutex_unlock(&h->mu);
+  int rc = run_steps(r, 0, &at, &leaf, err);
+  pthread_mutex_lock(&h->mu);
+  while (h->finished != h->posted) pthread_cond_wait(&h->cv, &h->mu);
+  pthread_mutex_unlock(&h->mu);
+  /* The error one thread would have met first. */
+  if (h->rc && (!rc || h->err_at < at || (h->err_at == at && h->err_leaf < leaf))) {
+    *err = h->err;
+    rc = h->rc;
+  }
+  return rc;
 }
 
 /* Reads up to batch_size selected rows of the current row group; *got = rows read. */
@@ -299,21 +500,19 @@ static int fill_batch(cp_pq_reader *r, int64_t *got, paimon_error *err) {
   if (hint > CP_PQ_DEFAULT_BATCH_SIZE) hint = CP_PQ_DEFAULT_BATCH_SIZE;
   for (uint32_t i = 0; i < r->plan.num_leaves; i++)
     CP_RETURN_IF_ERROR(cp_pq_leaf_batch_reset(&r->batches[i], hint, err));
+  /* The intervals first (they depend on positions alone), then the reading. */
   int64_t s, e;
+  r->n_steps = 0;
   while (*got < r->batch_size && next_selected(r, &s, &e)) {
-    if (s > r->pos) {
-      for (uint32_t i = 0; i < r->plan.num_leaves; i++)
-        CP_RETURN_IF_ERROR(cp_pq_chunk_skip_rows(r->chunks[i], s - r->pos, err));
-      r->pos = s;
-    }
+    int64_t skip = s > r->pos ? s - r->pos : 0;
+    r->pos += skip;
     int64_t take = e - r->pos;
     if (take > r->batch_size - *got) take = r->batch_size - *got;
-    for (uint32_t i = 0; i < r->plan.num_leaves; i++)
-      CP_RETURN_IF_ERROR(cp_pq_chunk_read_rows(r->chunks[i], take, &r->batches[i], err));
+    CP_RETURN_IF_ERROR(add_step(r, skip, take, err));
     r->pos += take;
     *got += take;
   }
-  return PAIMON_OK;
+  return r->n_steps ? run_batch(r, err) : PAIMON_OK;
 }
 
 static int assemble_batch(cp_pq_reader *r, int64_t rows, struct ArrowArray *out,

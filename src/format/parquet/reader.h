@@ -73,6 +73,11 @@ typedef struct cp_pq_reader_options {
   size_t num_row_ranges;
   int64_t batch_size;       /* rows per batch; 0 means CP_PQ_DEFAULT_BATCH_SIZE */
   cp_pq_read_limits limits; /* zero fields mean the defaults of page_read.h */
+  /* 1: a helper thread decodes part of the projected columns of every batch, the calling thread
+   * the rest (reader.c, "A helper thread"); the batches are the same as with 0 (the default: the
+   * calling thread decodes everything). A system that refuses the thread gets 0, never an
+   * error. */
+  int decode_threads;
 } cp_pq_reader_options;
 
 typedef struct cp_pq_reader cp_pq_reader;

@@ -3,7 +3,8 @@
  * file in data/ reads completely with valid Arrow batches and the right row count, the files with
  * *_expect.csv give exactly those values, a few files are checked value by value against their
  * documentation (.md files / README), the unsupported files fail with EUNSUPPORTED, and every
- * file in bad_data/ fails with an error (never a crash — this test runs under ASan in CI).
+ * file in bad_data/ fails with an error (never a crash — this test runs under ASan in CI), and
+ * reading with the decode helper thread gives the same rows and errors as without.
  *
  * Also a tool:
  *   test_reader_corpus dump FILE [BATCH_SIZE]   rows as JSON lines on stdout; errors on stderr
@@ -211,6 +212,68 @@ static void test_bad_files(void) {
       CHECK_CONTAINS(err.message, k_bad[i]);
     }
   }
+}
+
+/* ---- the decode helper thread ------------------------------------------------------------------
+ */
+
+/* Reads `path` with and without the helper thread (decode_threads 1 / 0) and checks that both
+ * give the same rows, or the same error. */
+static void check_same_with_helper(const char *name, const char *path, int64_t batch_size,
+                                   const cp_pq_row_range *ranges, size_t n_ranges) {
+  cp_buf out[2] = {CP_BUF_INIT, CP_BUF_INIT};
+  paimon_error err[2] = {{0}, {0}};
+  int rc[2];
+  int64_t rows[2] = {-1, -1};
+  for (int t = 0; t < 2; t++) {
+    cp_pq_reader_options o = {0};
+    o.batch_size = batch_size;
+    o.row_ranges = ranges;
+    o.num_row_ranges = n_ranges;
+    o.decode_threads = t;
+    rc[t] = rt_read_all(g_fs, path, &o, &rows[t], &out[t], &err[t]);
+  }
+  if (rc[0] != rc[1] || rows[0] != rows[1] || out[0].len != out[1].len ||
+      (out[0].len && memcmp(out[0].data, out[1].data, out[0].len) != 0) ||
+      strcmp(err[0].message, err[1].message) != 0)
+    fprintf(stderr, "  %s (batch %lld, %zu ranges): one thread %d \"%s\", two %d \"%s\"\n", name,
+            (long long)batch_size, n_ranges, rc[0], err[0].message, rc[1], err[1].message);
+  CHECK_INT(rc[1], rc[0]);
+  CHECK_INT(rows[1], rows[0]);
+  CHECK_INT(out[1].len, out[0].len);
+  CHECK(out[0].len == out[1].len && (out[0].len == 0 || memcmp(out[0].data, out[1].data,
+                                                               out[0].len) == 0));
+  CHECK_STR(err[1].message, err[0].message);
+  cp_buf_free(&out[0]);
+  cp_buf_free(&out[1]);
+}
+
+/* Every readable file in whole batches, in batches of 7 rows, and through row ranges that skip
+ * inside and across row groups; every bad file fails with the same error. */
+static void test_decode_helper_same_rows(void) {
+  static const cp_pq_row_range ranges[] = {{1, 3}, {5, 6}, {9, 40}, {100, 4000}, {5000, 1 << 30}};
+  for (size_t i = 0; i < sizeof k_readable / sizeof k_readable[0]; i++) {
+    const char *path = rt_corpus("data", k_readable[i]);
+    check_same_with_helper(k_readable[i], path, 0, NULL, 0);
+    check_same_with_helper(k_readable[i], path, 7, NULL, 0);
+    check_same_with_helper(k_readable[i], path, 0, ranges, sizeof ranges / sizeof ranges[0]);
+  }
+  for (size_t i = 0; i < sizeof k_bad / sizeof k_bad[0]; i++) {
+    const char *path = rt_corpus("bad_data", k_bad[i]);
+    check_same_with_helper(k_bad[i], path, 0, NULL, 0);
+    check_same_with_helper(k_bad[i], path, 3, NULL, 0);
+  }
+}
+
+static void test_decode_threads_option(void) {
+  cp_pq_reader_options o = {0};
+  o.decode_threads = 2;
+  cp_pq_reader *r = NULL;
+  paimon_error err;
+  CHECK_ERR(cp_pq_reader_open(&r, g_fs, rt_corpus("data", "alltypes_plain.parquet"), &o, &err),
+            PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "decode_threads 2");
+  CHECK(r == NULL);
 }
 
 /* ---- values: *_expect.csv -------------------------------------------------------------------
@@ -454,6 +517,8 @@ int main(int argc, char **argv) {
   RUN(test_documented_values);
   RUN(test_unsupported_files);
   RUN(test_bad_files);
+  RUN(test_decode_helper_same_rows);
+  RUN(test_decode_threads_option);
   cp_fs_free(g_fs);
   TEST_MAIN_END();
 }

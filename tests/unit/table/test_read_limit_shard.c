@@ -339,6 +339,7 @@ static void test_shard_errors(void) {
 /* Reads ids and _ROW_IDs with `threads` read threads; *failed receives the error code (0 when the
  * read ended normally) and the rows before it stay in `out`. */
 static int64_t ahead = 2; /* the read-ahead read_threaded sets */
+static int decode = -1;   /* the decode threads read_threaded sets */
 
 static void read_threaded(paimon_table *t, int threads, paimon_predicate *filter, rows *out,
                           int *failed, char *message, size_t message_size) {
@@ -346,6 +347,7 @@ static void read_threaded(paimon_table *t, int threads, paimon_predicate *filter
   paimon_read_builder *rb = builder(t);
   CHECK_OK(paimon_read_builder_set_read_threads(rb, threads, &err), &err);
   CHECK_OK(paimon_read_builder_set_read_ahead(rb, ahead, &err), &err);
+  CHECK_OK(paimon_read_builder_set_decode_threads(rb, decode, &err), &err);
   if (filter) CHECK_OK(paimon_read_builder_set_filter(rb, filter, &err), &err);
   read_rows_until(rb, out, failed, message, message_size);
   paimon_read_builder_free(rb);
@@ -388,6 +390,13 @@ static void test_read_threads(void) {
     }
   }
   ahead = 2;
+  /* With and without the decode helper (one read thread; automatic is on with 2+ CPUs). */
+  for (decode = 0; decode <= 1; decode++) {
+    read_threaded(t, 1, NULL, &many, &failed, msg, sizeof msg);
+    CHECK_INT(failed, 0);
+    check_same(&one, &many);
+  }
+  decode = -1;
   paimon_predicate *b = text_pred("pt", "b");
   read_threaded(t, 1, b, &one, &failed, msg, sizeof msg);
   read_threaded(t, 3, b, &many, &failed, msg, sizeof msg);
@@ -414,6 +423,8 @@ static void test_read_threads(void) {
   CHECK_ERR(paimon_read_builder_set_read_threads(rb, 65, &err), PAIMON_EINVAL);
   CHECK_ERR(paimon_read_builder_set_read_ahead(rb, 0, &err), PAIMON_EINVAL);
   CHECK_ERR(paimon_read_builder_set_read_ahead(rb, -2, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_read_builder_set_decode_threads(rb, 2, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_read_builder_set_decode_threads(rb, -2, &err), PAIMON_EINVAL);
   paimon_read_builder_free(rb);
 
   /* A missing file fails the read at its split, after the same rows either way. */
