@@ -76,8 +76,8 @@ struct cp_pq_reader {
   cp_pq_leaf_batch *batches;   /* one per plan leaf */
   cp_pq_leaf_batch **by_leaf;  /* indexed by Parquet leaf */
   /* the steps of the batch being read, and which side reads each plan leaf (1: the helper) */
-  read_step *steps;
-  size_t n_steps, cap_steps;
+  cp_buf steps; /* read_step[n_steps] */
+  size_t n_steps;
   uint8_t *side;
   int decode_threads;    /* as asked; 0 once a helper could not be started */
   decode_helper *helper; /* started at the first row group with two leaves to share */
@@ -252,7 +252,7 @@ int cp_pq_reader_open(cp_pq_reader **out, cp_fs *fs, const char *path,
 void cp_pq_reader_free(cp_pq_reader *r) {
   if (!r) return;
   helper_free(r->helper); /* idle between batches: joined before its chunks go */
-  free(r->steps);
+  cp_buf_free(&r->steps);
   free(r->side);
   for (uint32_t i = 0; r->chunks && i < r->plan.num_leaves; i++) {
     cp_pq_chunk_reader_free(r->chunks[i]);
@@ -334,7 +334,7 @@ int64_t cp_pq_reader_selected_rows(const cp_pq_reader *r) {
 static int run_steps(cp_pq_reader *r, uint8_t side, size_t *at, uint32_t *leaf,
                      paimon_error *err) {
   for (size_t k = 0; k < r->n_steps; k++) {
-    const read_step *st = &r->steps[k];
+    const read_step *st = (const read_step *)(void *)r->steps.data + k;
     for (int phase = 0; phase < 2; phase++) {
       if (phase == 0 && st->skip == 0) continue;
       for (uint32_t i = 0; i < r->plan.num_leaves; i++) {
@@ -457,14 +457,9 @@ static int start_row_group(cp_pq_reader *r, int32_t rg, paimon_error *err) {
 }
 
 static int add_step(cp_pq_reader *r, int64_t skip, int64_t take, paimon_error *err) {
-  if (r->n_steps == r->cap_steps) {
-    size_t cap = r->cap_steps ? r->cap_steps * 2 : 8;
-    read_step *st = realloc(r->steps, cap * sizeof *st);
-    if (!st) return CP_ENOMEM(err, "parquet read steps");
-    r->steps = st;
-    r->cap_steps = cap;
-  }
-  r->steps[r->n_steps++] = (read_step){skip, take};
+  const read_step st = {skip, take};
+  CP_RETURN_IF_ERROR(cp_buf_append(&r->steps, &st, sizeof st, err));
+  r->n_steps++;
   return PAIMON_OK;
 }
 
@@ -502,7 +497,7 @@ static int fill_batch(cp_pq_reader *r, int64_t *got, paimon_error *err) {
     CP_RETURN_IF_ERROR(cp_pq_leaf_batch_reset(&r->batches[i], hint, err));
   /* The intervals first (they depend on positions alone), then the reading. */
   int64_t s, e;
-  r->n_steps = 0;
+  r->n_steps = r->steps.len = 0;
   while (*got < r->batch_size && next_selected(r, &s, &e)) {
     int64_t skip = s > r->pos ? s - r->pos : 0;
     r->pos += skip;
