@@ -34,34 +34,31 @@ static void require_same(const cp_buf *a, const cp_buf *b) {
   require(a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0));
 }
 
+/* Parse, write, parse, write: the two writes must be the same bytes. */
+#define JSON_ROUND_TRIP(TYPE, parse, write, destroy, name)                                         \
+  do {                                                                                             \
+    TYPE *got = NULL, *again = NULL;                                                               \
+    cp_buf w1 = CP_BUF_INIT, w2 = CP_BUF_INIT;                                                     \
+    if (parse(data, size, name, &got, &E) == 0) {                                                  \
+      require(write(got, &w1, &E) == 0);                                                           \
+      require(parse(w1.data, w1.len, name, &again, &E) == 0);                                      \
+      require(write(again, &w2, &E) == 0);                                                         \
+      require_same(&w1, &w2);                                                                      \
+    }                                                                                              \
+    destroy(got);                                                                                  \
+    destroy(again);                                                                                \
+    cp_buf_free(&w1);                                                                              \
+    cp_buf_free(&w2);                                                                              \
+  } while (0)
+
 static void snapshot(const uint8_t *data, size_t size) {
-  cp_snapshot *s = NULL, *again = NULL;
-  cp_buf w1 = CP_BUF_INIT, w2 = CP_BUF_INIT;
-  if (cp_snapshot_parse(data, size, "snapshot-fuzz", &s, &E) == 0) {
-    require(cp_snapshot_write(s, &w1, &E) == 0);
-    require(cp_snapshot_parse(w1.data, w1.len, "snapshot-rt", &again, &E) == 0);
-    require(cp_snapshot_write(again, &w2, &E) == 0);
-    require_same(&w1, &w2);
-  }
-  cp_snapshot_free(s);
-  cp_snapshot_free(again);
-  cp_buf_free(&w1);
-  cp_buf_free(&w2);
+  JSON_ROUND_TRIP(cp_snapshot, cp_snapshot_parse, cp_snapshot_write, cp_snapshot_free,
+                  "snapshot-fuzz");
 }
 
 static void table_schema(const uint8_t *data, size_t size) {
-  cp_table_schema *s = NULL, *again = NULL;
-  cp_buf w1 = CP_BUF_INIT, w2 = CP_BUF_INIT;
-  if (cp_table_schema_parse(data, size, "schema-fuzz", &s, &E) == 0) {
-    require(cp_table_schema_write(s, &w1, &E) == 0);
-    require(cp_table_schema_parse(w1.data, w1.len, "schema-rt", &again, &E) == 0);
-    require(cp_table_schema_write(again, &w2, &E) == 0);
-    require_same(&w1, &w2);
-  }
-  cp_table_schema_free(s);
-  cp_table_schema_free(again);
-  cp_buf_free(&w1);
-  cp_buf_free(&w2);
+  JSON_ROUND_TRIP(cp_table_schema, cp_table_schema_parse, cp_table_schema_write,
+                  cp_table_schema_free, "schema-fuzz");
 }
 
 /* Zeroes every copy of the container's sync marker, which a writer draws at random per file. */
