@@ -1,11 +1,32 @@
-/* Test helper shared by the table tests: one batch written and committed through the public
- * write and commit API (include/cpaimon/write.h, commit.h), the test failing on any error. */
+/* Test helpers shared by the table tests: a catalog on a fresh temporary warehouse with database
+ * "db", and one batch written and committed through the public write and commit API
+ * (include/cpaimon/write.h, commit.h), the test failing on any error. */
 #ifndef CP_TEST_COMMIT_TEST_UTIL_H
 #define CP_TEST_COMMIT_TEST_UTIL_H
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpaimon/catalog.h"
 #include "cpaimon/commit.h"
 #include "cpaimon/write.h"
 #include "test.h"
+
+/* Opens a catalog on a new directory $TMPDIR/<prefix>-XXXXXX (default /tmp) and creates database
+ * "db" in it; NULL when any step fails. */
+static inline paimon_catalog *temp_catalog(const char *prefix) {
+  char warehouse[256];
+  const char *tmp = getenv("TMPDIR");
+  snprintf(warehouse, sizeof warehouse, "%s/%s-XXXXXX", tmp ? tmp : "/tmp", prefix);
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  if (!mkdtemp(warehouse) || paimon_catalog_open(&c, warehouse, &err)) return NULL;
+  if (paimon_catalog_create_database(c, "db", false, &err)) {
+    paimon_catalog_free(c);
+    return NULL;
+  }
+  return c;
+}
 
 /* Writes `array` (of `schema`, both borrowed) into `t` and commits it as one snapshot. */
 static inline void commit_arrow(paimon_table *t, struct ArrowSchema *schema,

@@ -166,13 +166,7 @@ static void test_old_files_after_alter(void) {
 }
 
 int main(void) {
-  char warehouse[256];
-  const char *tmp = getenv("TMPDIR");
-  snprintf(warehouse, sizeof warehouse, "%s/read-XXXXXX", tmp ? tmp : "/tmp");
-  paimon_error err;
-  if (!mkdtemp(warehouse) || paimon_catalog_open(&cat, warehouse, &err) ||
-      paimon_catalog_create_database(cat, "db", false, &err))
-    return 1;
+  if (!(cat = temp_catalog("read"))) return 1;
   RUN(test_projection_hidden_and_time_travel);
   RUN(test_old_files_after_alter);
   paimon_catalog_free(cat);

@@ -447,13 +447,7 @@ static void test_read_threads(void) {
 }
 
 int main(void) {
-  char warehouse[256];
-  const char *tmp = getenv("TMPDIR");
-  snprintf(warehouse, sizeof warehouse, "%s/limit-shard-XXXXXX", tmp ? tmp : "/tmp");
-  paimon_error err;
-  if (!mkdtemp(warehouse) || paimon_catalog_open(&cat, warehouse, &err) ||
-      paimon_catalog_create_database(cat, "db", false, &err))
-    return 1;
+  if (!(cat = temp_catalog("limit-shard"))) return 1;
   RUN(test_shards_data_evolution);
   RUN(test_shards_append);
   RUN(test_limit);

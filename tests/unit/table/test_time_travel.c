@@ -454,13 +454,7 @@ static void test_pin_keeps_table_schema(void) {
 }
 
 int main(void) {
-  char warehouse[256];
-  const char *tmp = getenv("TMPDIR");
-  snprintf(warehouse, sizeof warehouse, "%s/time-travel-XXXXXX", tmp ? tmp : "/tmp");
-  paimon_error err;
-  if (!mkdtemp(warehouse) || paimon_catalog_open(&cat, warehouse, &err) ||
-      paimon_catalog_create_database(cat, "db", false, &err))
-    return 1;
+  if (!(cat = temp_catalog("time-travel"))) return 1;
   make_evo();
   RUN(test_each_snapshot_has_its_schema);
   RUN(test_schema_ids_and_arrow_schema);
