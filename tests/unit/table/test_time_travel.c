@@ -150,6 +150,20 @@ static void check_read(const char *ident, int64_t snapshot, const char *const *c
   free(got);
 }
 
+/* Creates table `ident` (id BIGINT NOT NULL, name STRING) with `n` options, given as key, value
+ * pairs in `opts`. */
+static void create_id_name(const char *ident, const char *const *opts, size_t n) {
+  paimon_error err;
+  paimon_schema *s = NULL;
+  CHECK_OK(paimon_schema_new(&s, &err), &err);
+  CHECK_OK(paimon_schema_add_column(s, "id", "BIGINT NOT NULL", NULL, &err), &err);
+  CHECK_OK(paimon_schema_add_column(s, "name", "STRING", NULL, &err), &err);
+  for (size_t i = 0; i < n; i++)
+    CHECK_OK(paimon_schema_set_option(s, opts[2 * i], opts[2 * i + 1], &err), &err);
+  CHECK_OK(paimon_catalog_create_table(cat, ident, s, false, &err), &err);
+  paimon_schema_free(s);
+}
+
 /* db.evo, a row-tracking + data-evolution table:
  *   snapshot 1, schema 0 (id, name):          ids 0, 1
  *   ALTER ADD COLUMN c       -> schema 1
@@ -160,15 +174,9 @@ static void check_read(const char *ident, int64_t snapshot, const char *const *c
  *   snapshot 4, schema 3 (id, label):         id 4
  *   ALTER SET 'owner' = 'x'  -> schema 4, no snapshot */
 static void make_evo(void) {
-  paimon_error err;
-  paimon_schema *s = NULL;
-  CHECK_OK(paimon_schema_new(&s, &err), &err);
-  CHECK_OK(paimon_schema_add_column(s, "id", "BIGINT NOT NULL", NULL, &err), &err);
-  CHECK_OK(paimon_schema_add_column(s, "name", "STRING", NULL, &err), &err);
-  CHECK_OK(paimon_schema_set_option(s, "row-tracking.enabled", "true", &err), &err);
-  CHECK_OK(paimon_schema_set_option(s, "data-evolution.enabled", "true", &err), &err);
-  CHECK_OK(paimon_catalog_create_table(cat, "db.evo", s, false, &err), &err);
-  paimon_schema_free(s);
+  static const char *const opts[] = {"row-tracking.enabled", "true", "data-evolution.enabled",
+                                      "true"};
+  create_id_name("db.evo", opts, 2);
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, name STRING>", 0, 2);
   alter("db.evo", (paimon_schema_change){PAIMON_ADD_COLUMN, "c", NULL, "STRING", NULL});
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, name STRING, c STRING>", 2, 1);
@@ -312,13 +320,8 @@ static void test_filters_bind_to_the_snapshot(void) {
  * snapshot's columns by field id, so a filter on a renamed column still prunes. */
 static void test_stats_pruning_with_old_names(void) {
   paimon_error err;
-  paimon_schema *s = NULL;
-  CHECK_OK(paimon_schema_new(&s, &err), &err);
-  CHECK_OK(paimon_schema_add_column(s, "id", "BIGINT NOT NULL", NULL, &err), &err);
-  CHECK_OK(paimon_schema_add_column(s, "name", "STRING", NULL, &err), &err);
-  CHECK_OK(paimon_schema_set_option(s, "metadata.stats-mode", "full", &err), &err);
-  CHECK_OK(paimon_catalog_create_table(cat, "db.plain", s, false, &err), &err);
-  paimon_schema_free(s);
+  static const char *const opts[] = {"metadata.stats-mode", "full"};
+  create_id_name("db.plain", opts, 1);
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, name STRING>", 0, 2);
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, name STRING>", 2, 2);
   alter("db.plain", (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL});
