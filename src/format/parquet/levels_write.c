@@ -221,6 +221,21 @@ static int flat_optional(cp_pq_levels *lv, const cp_array_view *v, int64_t row0,
   return PAIMON_OK;
 }
 
+void cp_pq_leaf_views(const cp_pq_leaf *leaf, const cp_array_view *batch,
+                      const cp_array_view **views) {
+  const cp_array_view *v = &batch->children[leaf->column];
+  for (uint32_t s = 0; s < leaf->n_steps; s++) {
+    views[s] = v;
+    const cp_pq_step *st = &leaf->steps[s];
+    if (st->kind == CP_PQ_STEP_STRUCT)
+      v = &v->children[st->child];
+    else if (st->kind == CP_PQ_STEP_LIST)
+      v = &v->children[0];
+    else if (st->kind == CP_PQ_STEP_MAP)
+      v = &v->children[0].children[st->child];
+  }
+}
+
 int cp_pq_levels_compute(cp_pq_levels *lv, const cp_pq_leaf *leaf,
                          const cp_array_view *const *views, int64_t row0, int64_t n_rows,
                          bool check_only, paimon_error *err) {

@@ -75,6 +75,11 @@ typedef struct cp_pq_levels {
 void cp_pq_levels_init(cp_pq_levels *lv);
 void cp_pq_levels_free(cp_pq_levels *lv);
 
+/* Fills views[i] with the Arrow view of the node of leaf->steps[i], walking down from the batch
+ * (a struct view whose children are the top-level columns): what cp_pq_levels_compute takes. */
+void cp_pq_leaf_views(const cp_pq_leaf *leaf, const cp_array_view *batch,
+                      const cp_array_view **views);
+
 /* Computes the levels of rows [row0, row0 + n_rows) for `leaf`. `views[i]` is the Arrow view of
  * the node of leaf->steps[i] (views[0] the top-level column). A NULL at a REQUIRED step that is
  * not hidden under a NULL ancestor fails with EINVAL: "Cannot write null to non-null

@@ -215,21 +215,8 @@ static const cp_array_view **leaf_views(cp_pq_writer *w, uint32_t leaf) {
 
 /* The Arrow view of every step of every leaf, from the batch view. */
 static void resolve_views(cp_pq_writer *w, const cp_array_view *batch) {
-  for (uint32_t i = 0; i < w->schema.n_leaves; i++) {
-    const cp_pq_leaf *l = &w->schema.leaves[i];
-    const cp_array_view **vs = leaf_views(w, i);
-    const cp_array_view *v = &batch->children[l->column];
-    for (uint32_t s = 0; s < l->n_steps; s++) {
-      vs[s] = v;
-      const cp_pq_step *st = &l->steps[s];
-      if (st->kind == CP_PQ_STEP_STRUCT)
-        v = &v->children[st->child];
-      else if (st->kind == CP_PQ_STEP_LIST)
-        v = &v->children[0];
-      else if (st->kind == CP_PQ_STEP_MAP)
-        v = &v->children[0].children[st->child];
-    }
-  }
+  for (uint32_t i = 0; i < w->schema.n_leaves; i++)
+    cp_pq_leaf_views(&w->schema.leaves[i], batch, leaf_views(w, i));
 }
 
 /* The rows of leaf i's next piece starting at row0 (at most n): SLICE_ENTRIES entries, counting

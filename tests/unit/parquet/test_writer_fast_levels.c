@@ -55,21 +55,6 @@ static void fill_random(tw_batch *t, const cp_type *col, int64_t rows, uint32_t 
   }
 }
 
-/* The views of a leaf's steps, as the writer resolves them. */
-static void leaf_views(const cp_pq_leaf *l, const cp_array_view *batch, const cp_array_view **vs) {
-  const cp_array_view *v = &batch->children[l->column];
-  for (uint32_t s = 0; s < l->n_steps; s++) {
-    vs[s] = v;
-    const cp_pq_step *st = &l->steps[s];
-    if (st->kind == CP_PQ_STEP_STRUCT)
-      v = &v->children[st->child];
-    else if (st->kind == CP_PQ_STEP_LIST)
-      v = &v->children[0];
-    else if (st->kind == CP_PQ_STEP_MAP)
-      v = &v->children[0].children[st->child];
-  }
-}
-
 /* Whether rows [row0, row0 + n) hold a NULL collection or a NULL element. */
 static bool range_has_null(const cp_array_view *list, const cp_array_view *elems, int64_t row0,
                            int64_t n) {
@@ -167,7 +152,7 @@ static void run_type(const char *sql) {
     for (uint32_t i = 0; i < ws.n_leaves; i++) {
       const cp_pq_leaf *l = &ws.leaves[i];
       const cp_array_view *vs[8];
-      leaf_views(l, &v, vs);
+      cp_pq_leaf_views(l, &v, vs);
       for (int rep = 0; rep < 30; rep++) {
         int64_t row0 = rnd(400), n = 1 + rnd((uint32_t)(400 - row0));
         if (rep % 3 == 0) n = 1 + rnd(6); /* short ranges: clean ones happen in NULL batches */
@@ -218,7 +203,7 @@ static void test_not_for_deeper_shapes(void) {
   cp_pq_levels_init(&lv);
   for (uint32_t i = 0; i < ws.n_leaves; i++) {
     const cp_array_view *vs[8];
-    leaf_views(&ws.leaves[i], &v, vs);
+    cp_pq_leaf_views(&ws.leaves[i], &v, vs);
     CHECK_OK(cp_pq_levels_compute(&lv, &ws.leaves[i], vs, 0, 10, false, &err), &err);
     CHECK(!lv.list_runs);
     CHECK_INT(lv.n_values, 10);
@@ -259,7 +244,7 @@ static void test_rows_within(void) {
   for (uint32_t i = 0; i < ws.n_leaves; i++) {
     const cp_pq_leaf *l = &ws.leaves[i];
     const cp_array_view *vs[8];
-    leaf_views(l, &v, vs);
+    cp_pq_leaf_views(l, &v, vs);
     for (int rep = 0; rep < 200; rep++) {
       int64_t row0 = rnd(ROWS), n = 1 + rnd((uint32_t)(ROWS - row0)), budget = 1 + rnd(2000);
       int64_t entries, k = cp_pq_levels_rows_within(l, vs, row0, n, budget, &entries);
