@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "arrow/array.h"
 #include "cpaimon/catalog.h"
 #include "cpaimon/commit.h"
 #include "cpaimon/write.h"
 #include "test.h"
+#include "types/type_arrow.h"
+#include "types/type_sql.h"
 
 /* Opens a catalog on a new directory $TMPDIR/<prefix>-XXXXXX (default /tmp) and creates database
  * "db" in it; NULL when any step fails. */
@@ -43,6 +46,38 @@ static inline void commit_arrow(paimon_table *t, struct ArrowSchema *schema,
   paimon_commit_free(c);
   paimon_commit_messages_free(m);
   paimon_write_free(w);
+}
+
+/* The text a row of commit_rows holds in STRING column `column` for id `id`. */
+typedef void (*row_text_fn)(const char *column, int64_t id, char *buf, size_t cap);
+
+/* Commits rows with ids first..first+n-1 of `row_sql` (first column BIGINT id, every other one
+ * STRING, filled by `text`) into `t` as one snapshot. */
+static inline void commit_rows(paimon_table *t, const char *row_sql, int first, int n,
+                               row_text_fn text) {
+  paimon_error err;
+  cp_type *row = NULL;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  CHECK_OK(cp_type_parse(row_sql, &row, &err), &err);
+  CHECK_OK(cp_row_to_arrow_schema(row, &schema, &err), &err);
+  cp_builder *b = NULL;
+  CHECK_OK(cp_builder_create(&b, &schema, &err), &err);
+  for (int i = first; i < first + n; i++) {
+    CHECK_OK(cp_builder_append_int64(cp_builder_child(b, 0), i, &err), &err);
+    for (int64_t c = 1; c < cp_builder_n_children(b); c++) {
+      char s[64];
+      text(row->fields[c].name, i, s, sizeof s);
+      CHECK_OK(cp_builder_append_str(cp_builder_child(b, c), s, &err), &err);
+    }
+    CHECK_OK(cp_builder_end_element(b, &err), &err);
+  }
+  CHECK_OK(cp_builder_finish(b, &array, &err), &err);
+  commit_arrow(t, &schema, &array);
+  cp_builder_free(b);
+  schema.release(&schema);
+  array.release(&array);
+  cp_type_free(row);
 }
 
 #endif

@@ -17,29 +17,13 @@
 
 static paimon_catalog *cat;
 
+static void v_text(const char *column, int64_t id, char *buf, size_t cap) {
+  (void)column;
+  snprintf(buf, cap, "v%lld", (long long)id);
+}
+
 static void write_rows(paimon_table *t, const char *row_sql, int first, int n) {
-  paimon_error err;
-  cp_type *row = NULL;
-  struct ArrowSchema schema;
-  struct ArrowArray array;
-  CHECK_OK(cp_type_parse(row_sql, &row, &err), &err);
-  CHECK_OK(cp_row_to_arrow_schema(row, &schema, &err), &err);
-  cp_builder *b = NULL;
-  CHECK_OK(cp_builder_create(&b, &schema, &err), &err);
-  for (int i = first; i < first + n; i++) {
-    CHECK_OK(cp_builder_append_int64(cp_builder_child(b, 0), i, &err), &err);
-    char s[16];
-    snprintf(s, sizeof s, "v%d", i);
-    for (int64_t c = 1; c < cp_builder_n_children(b); c++)
-      CHECK_OK(cp_builder_append_str(cp_builder_child(b, c), s, &err), &err);
-    CHECK_OK(cp_builder_end_element(b, &err), &err);
-  }
-  CHECK_OK(cp_builder_finish(b, &array, &err), &err);
-  commit_arrow(t, &schema, &array);
-  cp_builder_free(b);
-  schema.release(&schema);
-  array.release(&array);
-  cp_type_free(row);
+  commit_rows(t, row_sql, first, n, v_text);
 }
 
 /* Reads everything into one struct array (concatenated batches' columns as int64 / text). */

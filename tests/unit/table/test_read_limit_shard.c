@@ -22,27 +22,14 @@ static paimon_catalog *cat;
 
 #define MAX_ROWS 256
 
+static void pt_text(const char *column, int64_t id, char *buf, size_t cap) {
+  (void)column;
+  snprintf(buf, cap, "%s", id % 2 ? "b" : "a");
+}
+
 /* Writes rows id = first .. first+n-1 with pt = "a" for even ids, "b" for odd ones. */
 static void write_rows(paimon_table *t, int first, int n) {
-  paimon_error err;
-  cp_type *row = NULL;
-  struct ArrowSchema schema;
-  struct ArrowArray array;
-  CHECK_OK(cp_type_parse("ROW<id BIGINT NOT NULL, pt STRING>", &row, &err), &err);
-  CHECK_OK(cp_row_to_arrow_schema(row, &schema, &err), &err);
-  cp_builder *b = NULL;
-  CHECK_OK(cp_builder_create(&b, &schema, &err), &err);
-  for (int i = first; i < first + n; i++) {
-    CHECK_OK(cp_builder_append_int64(cp_builder_child(b, 0), i, &err), &err);
-    CHECK_OK(cp_builder_append_str(cp_builder_child(b, 1), i % 2 ? "b" : "a", &err), &err);
-    CHECK_OK(cp_builder_end_element(b, &err), &err);
-  }
-  CHECK_OK(cp_builder_finish(b, &array, &err), &err);
-  commit_arrow(t, &schema, &array);
-  cp_builder_free(b);
-  schema.release(&schema);
-  array.release(&array);
-  cp_type_free(row);
+  commit_rows(t, "ROW<id BIGINT NOT NULL, pt STRING>", first, n, pt_text);
 }
 
 static paimon_table *create(const char *ident, bool partitioned, bool data_evolution) {

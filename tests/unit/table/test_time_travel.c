@@ -27,6 +27,10 @@
 
 static paimon_catalog *cat;
 
+static void name_text(const char *column, int64_t id, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s%lld", column, (long long)id);
+}
+
 /* Commits rows first..first+n-1 of `row_sql` (first column BIGINT id = i; each other, STRING,
  * "<its name><i>") as one snapshot. */
 static void write_rows(const char *ident, const char *row_sql, int first, int n) {
@@ -34,28 +38,7 @@ static void write_rows(const char *ident, const char *row_sql, int first, int n)
   paimon_table *t = NULL;
   CHECK_OK(paimon_catalog_get_table(cat, ident, &t, &err), &err);
   if (!t) return;
-  cp_type *row = NULL;
-  struct ArrowSchema schema;
-  struct ArrowArray array;
-  CHECK_OK(cp_type_parse(row_sql, &row, &err), &err);
-  CHECK_OK(cp_row_to_arrow_schema(row, &schema, &err), &err);
-  cp_builder *b = NULL;
-  CHECK_OK(cp_builder_create(&b, &schema, &err), &err);
-  for (int i = first; i < first + n; i++) {
-    CHECK_OK(cp_builder_append_int64(cp_builder_child(b, 0), i, &err), &err);
-    for (int64_t c = 1; c < cp_builder_n_children(b); c++) {
-      char s[32];
-      snprintf(s, sizeof s, "%s%d", row->fields[c].name, i);
-      CHECK_OK(cp_builder_append_str(cp_builder_child(b, c), s, &err), &err);
-    }
-    CHECK_OK(cp_builder_end_element(b, &err), &err);
-  }
-  CHECK_OK(cp_builder_finish(b, &array, &err), &err);
-  commit_arrow(t, &schema, &array);
-  cp_builder_free(b);
-  schema.release(&schema);
-  array.release(&array);
-  cp_type_free(row);
+  commit_rows(t, row_sql, first, n, name_text);
   paimon_table_free(t);
 }
 
