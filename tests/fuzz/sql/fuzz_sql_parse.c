@@ -2,7 +2,8 @@
  * libFuzzer harness for the SQL lexer and parser (src/sql/parser.h): any input must parse or fail
  * with a message, never crash or leak, and every statement that parses must print (ast.h
  * cp_sql_print_stmt) as text that parses back to a statement printing the same — the round trip
- * the unit tests check on fixed inputs, here on whatever the fuzzer finds. Display names
+ * the unit tests check on fixed inputs, here on whatever the fuzzer finds — unless the printed
+ * text passes the parser's nesting limit (printing adds parentheses). Display names
  * (cp_sql_expr_display_name) are computed for every SELECT item too.
  */
 #include <stddef.h>
@@ -28,7 +29,15 @@ static void check_round_trip(const cp_sql_stmt *s) {
   cp_sql_stmt **again = NULL;
   size_t n = 0;
   paimon_error err;
-  if (cp_sql_parse(first, strlen(first), &again, &n, &err) != 0 || n != 1) {
+  int rc = cp_sql_parse(first, strlen(first), &again, &n, &err);
+  /* The printed form parenthesizes every operator and operand, so a statement near the parser's
+   * nesting limit (a long run of unary operators, say) can print deeper than the parser accepts:
+   * that limit guards the stack and is no round-trip failure. */
+  if (rc != 0 && strstr(err.message, "nested too deeply")) {
+    free(first);
+    return;
+  }
+  if (rc != 0 || n != 1) {
     fprintf(stderr, "printed statement does not parse back: %s\n  %s\n", first, err.message);
     __builtin_trap();
   }
