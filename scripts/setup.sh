@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything cpaimon needs on a fresh Debian machine, and nothing twice.
 #
-# - Debian packages (compilers, codecs, jansson, CRoaring, line editing, clang for fuzzing, Java 17
-#   and Maven for the Java Paimon oracle) via apt-get, only those that are missing.
+# - Debian packages (compilers, codecs, jansson, CRoaring, line editing, libcurl/OpenSSL/expat for
+#   object stores and the REST catalog, clang for fuzzing, Java 17 and Maven for the Java Paimon
+#   oracle) via apt-get, only those that are missing.
 # - A Python virtual environment in .venv with the pinned packages of requirements.txt (pytest and
 #   the oracle packages: pypaimon, pyarrow, duckdb, fastavro). Reinstalled only when
 #   requirements.txt changes.
@@ -19,6 +20,7 @@ debs=(
   build-essential cmake pkg-config
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
   libjansson-dev libroaring-dev libedit-dev
+  libcurl4-openssl-dev libssl-dev libexpat1-dev
   clang clang-format libclang-rt-14-dev
   python3 python3-venv python3-dev
   openjdk-17-jdk-headless maven
