@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "base/status.h"
-#include "base/uuid.h"
 
 #define MAX_META_FILE ((size_t)64 << 20)
 
@@ -50,7 +49,7 @@ int cp_list_versioned(cp_fs *fs, const char *dir, const char *prefix, int64_t **
       out[(*n)++] = id;
   }
   cp_fs_list_free(&list);
-  qsort(out, *n, sizeof *out, cmp_i64);
+  if (*n > 1) qsort(out, *n, sizeof *out, cmp_i64);
   *ids = out;
   return PAIMON_OK;
 }
@@ -66,7 +65,7 @@ static int file_exists(cp_fs *fs, const char *table_path, const char *sub, const
                        int64_t id, bool *out, paimon_error *err) {
   char *p = path_of(table_path, sub, prefix, id);
   if (!p) return CP_ENOMEM(err, "path");
-  int rc = cp_fs_exists(fs, p, out, err);
+  int rc = cp_fs_file_exists(fs, p, out, err);
   free(p);
   return rc;
 }
@@ -152,28 +151,10 @@ int cp_snapshot_load(cp_fs *fs, const char *table_path, int64_t id, cp_snapshot 
 
 int cp_publish_file(cp_fs *fs, const char *dir, const char *name, const void *data, size_t len,
                     paimon_error *err) {
-  char uuid[37];
-  CP_RETURN_IF_ERROR(cp_uuid_v4(uuid, err));
-  size_t n = strlen(dir) + strlen(name) + 64;
-  char *tmp = malloc(n), *final = malloc(n);
-  int rc = PAIMON_OK;
-  if (!tmp || !final) {
-    rc = CP_ENOMEM(err, "path");
-    goto done;
-  }
-  snprintf(tmp, n, "%s/.%s.%s.tmp", dir, name, uuid);
-  snprintf(final, n, "%s/%s", dir, name);
-  CP_GOTO_IF_ERROR(rc, cp_fs_mkdirs(fs, dir, err), done);
-  CP_GOTO_IF_ERROR(rc, cp_fs_write_file(fs, tmp, data, len, CP_CREATE_EXCLUSIVE, true, err), done);
-  rc = cp_fs_rename_noreplace(fs, tmp, final, err);
-  if (rc) {
-    cp_fs_delete(fs, tmp, NULL);
-    goto done;
-  }
-  rc = cp_fs_sync_dir(fs, dir, err);
-done:
-  free(tmp);
-  free(final);
+  char *path = cp_path_join(dir, name);
+  if (!path) return CP_ENOMEM(err, "path");
+  int rc = cp_fs_publish(fs, path, data, len, false, err);
+  free(path);
   return rc;
 }
 
@@ -190,12 +171,12 @@ int cp_snapshot_publish(cp_fs *fs, const char *table_path, const cp_snapshot *sn
   if (!rc) rc = cp_publish_file(fs, dir, name, json.data, json.len, err);
   if (!rc) {
     /* The LATEST hint is advisory (§3.1): readers verify it, so a failed update only costs them a
-     * directory listing. */
+     * directory listing. It is replaced atomically, so a crash never leaves it empty. */
     char hint[24], *path = malloc(strlen(dir) + 16);
     int len = snprintf(hint, sizeof hint, "%" PRId64, snap->id);
     if (path) {
       sprintf(path, "%s/LATEST", dir);
-      cp_fs_write_file(fs, path, hint, (size_t)len, CP_CREATE_OVERWRITE, false, NULL);
+      cp_fs_publish(fs, path, hint, (size_t)len, true, NULL);
       free(path);
     }
   }

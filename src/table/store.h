@@ -50,8 +50,8 @@ int cp_schema_load_latest(cp_fs *fs, const char *table_path, cp_table_schema **o
 int cp_schema_publish(cp_fs *fs, const char *table_path, const cp_table_schema *schema,
                       paimon_error *err);
 
-/* Writes `data` to `dir/name` through a temp file + no-replace rename (+ fsync of file and dir).
- * EEXIST when `name` exists. */
+/* Publishes `data` as `dir/name` atomically and without replacing (cp_fs_publish: a temp file +
+ * no-replace rename on a disk, a conditional PUT on an object store). EEXIST when `name` exists. */
 int cp_publish_file(cp_fs *fs, const char *dir, const char *name, const void *data, size_t len,
                     paimon_error *err);
 

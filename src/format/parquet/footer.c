@@ -99,11 +99,15 @@ int cp_pq_footer_read(cp_rfile *f, cp_pq_footer *out, paimon_error *err) {
   int rc;
   CP_GOTO_IF_ERROR(rc, cp_rfile_read_at(f, size - tail_len, tail, tail_len, err), done);
   CP_GOTO_IF_ERROR(rc, check_tail(tail + tail_len - 8, size, path, &meta_len, err), done);
-  if (tail_len == size)
+  /* The leading magic costs one more request on an object store, where it is skipped as pyarrow
+   * skips it everywhere: the trailing magic and a footer that parses are the real evidence. */
+  if (tail_len == size) {
     memcpy(head, tail, sizeof head);
-  else
+    CP_GOTO_IF_ERROR(rc, check_head(head, path, err), done);
+  } else if (cp_rfile_cheap_head(f)) {
     CP_GOTO_IF_ERROR(rc, cp_rfile_read_at(f, 0, head, sizeof head, err), done);
-  CP_GOTO_IF_ERROR(rc, check_head(head, path, err), done);
+    CP_GOTO_IF_ERROR(rc, check_head(head, path, err), done);
+  }
   const uint8_t *meta = tail + tail_len - 8 - meta_len;
   if ((uint64_t)meta_len + 8 > tail_len) {
     whole = malloc(meta_len ? meta_len : 1);

@@ -139,8 +139,7 @@ static int prepare_leaves(cp_pq_reader *r, paimon_error *err) {
   r->by_leaf =
       calloc(r->footer.schema.num_leaves ? r->footer.schema.num_leaves : 1, sizeof *r->by_leaf);
   r->side = calloc(2 * (size_t)n + 1, 1); /* each leaf's side, then scratch for deal_leaves */
-  if (!r->chunks || !r->batches || !r->by_leaf || !r->side)
-    return CP_ENOMEM(err, "parquet reader");
+  if (!r->chunks || !r->batches || !r->by_leaf || !r->side) return CP_ENOMEM(err, "parquet reader");
   for (uint32_t i = 0; i < n; i++) {
     int32_t leaf = r->plan.leaves[i];
     const cp_pq_schema_node *node = r->footer.schema.leaves[leaf];
@@ -331,8 +330,7 @@ int64_t cp_pq_reader_selected_rows(const cp_pq_reader *r) {
 /* Runs the batch's steps over the leaves of `side`, in the order one thread would: for each step,
  * every leaf skips, then every leaf reads. On an error *at is the phase (2 * step, + 1 when
  * reading) and *leaf the leaf where it happened. */
-static int run_steps(cp_pq_reader *r, uint8_t side, size_t *at, uint32_t *leaf,
-                     paimon_error *err) {
+static int run_steps(cp_pq_reader *r, uint8_t side, size_t *at, uint32_t *leaf, paimon_error *err) {
   for (size_t k = 0; k < r->n_steps; k++) {
     const read_step *st = (const read_step *)(void *)r->steps.data + k;
     for (int phase = 0; phase < 2; phase++) {
@@ -442,6 +440,25 @@ static void deal_leaves(cp_pq_reader *r, int32_t rg) {
     cp_pq_chunk_reader_set_codec_ctx(r->chunks[i], r->side[i] ? r->helper->ctx : r->codec_ctx);
 }
 
+/* Tells the file which column chunks of row group `rg` are about to be read, so that an object
+ * store fetches them all at once (pyarrow's pre-buffering); a local file ignores it. */
+static int hint_row_group(cp_pq_reader *r, int32_t rg, paimon_error *err) {
+  uint32_t n = r->plan.num_leaves;
+  if (n == 0) return PAIMON_OK;
+  cp_fs_range *ranges = malloc(n * sizeof *ranges);
+  if (!ranges) return CP_ENOMEM(err, "read ranges");
+  const cp_pq_file_meta *m = &r->footer.meta;
+  for (uint32_t i = 0; i < n; i++) {
+    const cp_pq_column_meta *cm = &m->row_groups[rg].columns[r->plan.leaves[i]].meta_data;
+    ranges[i].offset = (uint64_t)cp_pq_column_chunk_start(cm);
+    ranges[i].len =
+        (uint64_t)cp_pq_column_chunk_read_len(m->created_by, cm, r->footer.metadata_offset);
+  }
+  int rc = cp_rfile_will_read(r->file, ranges, n, err);
+  free(ranges);
+  return rc;
+}
+
 static int start_row_group(cp_pq_reader *r, int32_t rg, paimon_error *err) {
   r->rg = rg;
   r->rg_rows = r->footer.meta.row_groups[rg].num_rows;
@@ -451,6 +468,7 @@ static int start_row_group(cp_pq_reader *r, int32_t rg, paimon_error *err) {
   if (r->rg_rows == 0 || !next_selected(r, &s, &e)) return PAIMON_OK; /* nothing to read */
   for (uint32_t i = 0; i < r->plan.num_leaves; i++)
     CP_RETURN_IF_ERROR(cp_pq_chunk_reader_start(r->chunks[i], rg, err));
+  CP_RETURN_IF_ERROR(hint_row_group(r, rg, err));
   deal_leaves(r, rg);
   r->in_rg = true;
   return PAIMON_OK;

@@ -1,7 +1,9 @@
 /*
  * Tests for base/fs.h, the local-disk file-I/O seam: every call on its success and error paths,
  * the no-replace publish (renameat2 and the link+unlink fallback), recursive delete, sorted
- * listings, and fault injection firing on exactly the Nth call of each kind.
+ * listings, and fault injection firing on exactly the Nth call of each kind; the choice of backend
+ * by scheme. The object-store backend is tested against a real S3 server in
+ * tests/python/test_s3_*.py.
  */
 #include "base/fs.h"
 
@@ -364,6 +366,7 @@ static int do_op(cp_fs *fs, cp_fs_op op, int i, paimon_error *err) {
     if (rc == 0) cp_fs_list_free(&l);
     return rc;
   case CP_FS_OP_STAT: return cp_fs_exists(fs, a, &ex, err);
+  case CP_FS_OP_PUBLISH: return cp_fs_publish(fs, b, "p", 1, true, err);
   default: return PAIMON_EINVAL;
   }
 }
@@ -440,6 +443,75 @@ static void test_fault_codes_and_cleanup(void) {
   cp_fs_free(fs);
 }
 
+/* Publishing: all-or-nothing, without replacing unless asked; no temporary file stays behind,
+ * also when a step fails. */
+static void test_publish(void) {
+  paimon_error err;
+  cp_fs *fs;
+  CHECK_OK(cp_fs_local_new(&fs, &err), &err);
+  make_root("publish");
+  CHECK_OK(cp_fs_publish(fs, at("snap/snapshot-1"), "one", 3, false, &err), &err);
+  CHECK_STR(slurp(fs, at("snap/snapshot-1")), "one");
+  CHECK_ERR(cp_fs_publish(fs, at("snap/snapshot-1"), "two", 3, false, &err), PAIMON_EEXIST);
+  CHECK_CONTAINS(err.message, at("snap/snapshot-1"));
+  CHECK_STR(slurp(fs, at("snap/snapshot-1")), "one");
+  CHECK_OK(cp_fs_publish(fs, at("snap/LATEST"), "1", 1, true, &err), &err);
+  CHECK_OK(cp_fs_publish(fs, at("snap/LATEST"), "22", 2, true, &err), &err);
+  CHECK_STR(slurp(fs, at("snap/LATEST")), "22");
+  /* a failed rename leaves the old hint and no temporary file */
+  cp_fs_inject_fault(fs, CP_FS_OP_RENAME, 1, PAIMON_EIO);
+  CHECK_ERR(cp_fs_publish(fs, at("snap/LATEST"), "333", 3, true, &err), PAIMON_EIO);
+  CHECK_STR(slurp(fs, at("snap/LATEST")), "22");
+  cp_fs_list_result l;
+  CHECK_OK(cp_fs_list(fs, at("snap"), &l, &err), &err);
+  CHECK_INT(l.count, 2);
+  cp_fs_list_free(&l);
+  bool ex;
+  CHECK_OK(cp_fs_file_exists(fs, at("snap/LATEST"), &ex, &err), &err);
+  CHECK(ex);
+  CHECK_OK(cp_fs_file_exists(fs, at("snap"), &ex, &err), &err);
+  CHECK(!ex); /* a directory is not a file */
+  CHECK_OK(cp_fs_exists(fs, at("snap"), &ex, &err), &err);
+  CHECK(ex);
+  drop_root(fs);
+  cp_fs_free(fs);
+}
+
+/* cp_fs_open picks the backend by scheme; file: paths reach the same files as plain ones. */
+static void test_open_by_scheme(void) {
+  paimon_error err;
+  cp_fs *fs;
+  CHECK_OK(cp_fs_open("/tmp/x", NULL, &fs, &err), &err);
+  CHECK(!cp_fs_is_object_store(fs));
+  CHECK_INT(cp_fs_requests(fs), 0);
+  make_root("scheme");
+  char uri[1200];
+  snprintf(uri, sizeof uri, "file://%s/f", g_root);
+  put(fs, uri, "via uri");
+  CHECK_STR(slurp(fs, at("f")), "via uri");
+  snprintf(uri, sizeof uri, "file:%s/f", g_root);
+  CHECK_STR(slurp(fs, uri), "via uri");
+  drop_root(fs);
+  cp_fs_free(fs);
+  CHECK_ERR(cp_fs_open("hdfs://nn:8020/wh", NULL, &fs, &err), PAIMON_EUNSUPPORTED);
+  CHECK_CONTAINS(err.message, "scheme 'hdfs'");
+  CHECK_CONTAINS(err.message, "hdfs://nn:8020/wh");
+  CHECK(cp_uri_is_object_store("s3://b/k") && cp_uri_is_object_store("S3A://b/k") &&
+        cp_uri_is_object_store("oss://b/k") && !cp_uri_is_object_store("/s3://b"));
+  /* an object-store fs needs no network to be opened; configuration errors are found at once */
+  const char *keys[] = {"fs.s3.endpoint", "cpaimon.fs.part-size"};
+  const char *vals[] = {"http://127.0.0.1:1", "1k"};
+  cp_fs_conf conf = {keys, vals, 2};
+  CHECK_ERR(cp_fs_open("s3://b/wh", &conf, &fs, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "cpaimon.fs.part-size");
+  conf.n = 1;
+  CHECK_OK(cp_fs_open("s3://b/wh", &conf, &fs, &err), &err);
+  CHECK(cp_fs_is_object_store(fs));
+  cp_fs_free(fs);
+  CHECK_ERR(cp_fs_open("oss://b/wh", NULL, &fs, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "fs.oss.endpoint");
+}
+
 static void test_path_join(void) {
   char *p = cp_path_join("/w/db.db", "t");
   CHECK_STR(p, "/w/db.db/t");
@@ -463,6 +535,8 @@ int main(void) {
   RUN(test_list_sorted);
   RUN(test_fault_injection_each_op);
   RUN(test_fault_codes_and_cleanup);
+  RUN(test_publish);
+  RUN(test_open_by_scheme);
   RUN(test_path_join);
   TEST_MAIN_END();
 }
