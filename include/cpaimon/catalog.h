@@ -1,9 +1,10 @@
 /*
  * Catalogs, schemas and tables.
  *
- * A catalog is a warehouse directory on the local file system (the filesystem catalog of Apache
- * Paimon): databases are `<warehouse>/<db>.db/`, tables `<warehouse>/<db>.db/<table>/` with their
- * schema/, snapshot/, manifest/ and data directories. Tables are identified as "db.table".
+ * A catalog is a warehouse directory (the filesystem catalog of Apache Paimon), on the local disk
+ * or on an object store (s3://, oss://): databases are `<warehouse>/<db>.db/`, tables
+ * `<warehouse>/<db>.db/<table>/` with their schema/, snapshot/, manifest/ and data directories.
+ * Tables are identified as "db.table".
  *
  * Ownership: every `paimon_*` handle returned through an out-parameter belongs to the caller and is
  * released with its `_free` function. A paimon_table borrows its catalog, which must outlive it.
@@ -40,8 +41,20 @@ void paimon_string_list_free(paimon_string_list *list);
 
 /* ---- catalog ---- */
 
-/* Opens (and creates if missing) the warehouse directory `warehouse`. */
+/* Opens the catalog at `warehouse`: a local directory (a plain path or file://) or an object-store
+ * location (s3://bucket/path, s3a://, s3n://, oss://) with credentials from the AWS_* environment
+ * variables. Nothing is created until a database is: opening a missing warehouse to read from it
+ * finds no databases. */
 int paimon_catalog_open(paimon_catalog **out, const char *warehouse, paimon_error *err);
+
+/* Opens a catalog from options, as pypaimon's CatalogFactory.create takes them: `warehouse`
+ * (required), `metastore` (only "filesystem" so far), and the file-system options of
+ * docs/options.md (fs.s3.endpoint, fs.s3.accessKeyId, fs.s3.accessKeySecret, fs.s3.region,
+ * fs.s3.path-style-access, fs.oss.*, cpaimon.fs.*, ...). The `n` keys and values are copied. A
+ * table whose own options set file-system options reaches its files with the catalog's options
+ * overridden by those. Secrets in the options never appear in error messages. */
+int paimon_catalog_open_options(paimon_catalog **out, const char *const *keys,
+                                const char *const *values, size_t n, paimon_error *err);
 void paimon_catalog_free(paimon_catalog *catalog);
 
 const char *paimon_catalog_warehouse(const paimon_catalog *catalog);

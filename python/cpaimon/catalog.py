@@ -1,7 +1,9 @@
-"""Catalogs, as in pypaimon: ``CatalogFactory.create({'warehouse': path})``.
+"""Catalogs, as in pypaimon: ``CatalogFactory.create({'warehouse': path, ...})``.
 
-Only the filesystem catalog exists so far (a warehouse directory on local disk). Everything is
-done by the C library; this module converts arguments and wraps handles.
+The filesystem catalog: a warehouse directory on local disk or on an object store
+(``s3://bucket/path``, ``oss://bucket/path``) configured by pypaimon's option names
+(``fs.s3.endpoint``, ``fs.s3.accessKeyId``, ...; docs/options.md). Everything is done by the C
+library; this module converts arguments and wraps handles.
 """
 from typing import Dict, List, Optional, Union
 
@@ -20,7 +22,7 @@ def _identifier(identifier) -> str:
 class CatalogFactory:
     @staticmethod
     def create(options: Dict[str, str]) -> "FileSystemCatalog":
-        options = dict(options or {})
+        options = {str(k): str(v) for k, v in (options or {}).items()}
         metastore = options.get("metastore", "filesystem")
         if metastore != "filesystem":
             raise NotImplementedError(f"metastore '{metastore}' is not supported yet "
@@ -28,16 +30,16 @@ class CatalogFactory:
         warehouse = options.get("warehouse")
         if not warehouse:
             raise ValueError("catalog option 'warehouse' is required")
-        if warehouse.startswith("file://"):
-            warehouse = warehouse[len("file://"):]
         return FileSystemCatalog(warehouse, options)
 
 
 class FileSystemCatalog:
     def __init__(self, warehouse: str, options: Optional[Dict[str, str]] = None):
-        self.warehouse = warehouse
-        self.options = options or {}
-        self._handle = _cpaimon.catalog_open(warehouse)
+        options = {str(k): str(v) for k, v in (options or {}).items()}
+        options["warehouse"] = warehouse
+        self._handle = _cpaimon.catalog_open(options)
+        self.warehouse = _cpaimon.catalog_warehouse(self._handle)
+        self.options = options
 
     def create_database(self, name: str, ignore_if_exists: bool = False,
                         properties: Optional[Dict[str, str]] = None):

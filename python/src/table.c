@@ -140,13 +140,51 @@ static PyObject *string_list_to_py(paimon_string_list *l) {
 
 /* ------------------------------------ catalog ------------------------------------ */
 
+/* catalog_open({key: value, ...}): every value as str. */
 static PyObject *py_catalog_open(PyObject *self, PyObject *args) {
-  const char *warehouse;
-  if (!PyArg_ParseTuple(args, "s", &warehouse)) return NULL;
-  paimon_error err;
-  paimon_catalog *c = NULL;
-  CALL(paimon_catalog_open(&c, warehouse, &err));
-  return wrap(c, &K_CATALOG, NULL);
+  PyObject *options;
+  if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &options)) return NULL;
+  Py_ssize_t n = PyDict_Size(options), pos = 0, i = 0;
+  const char **keys = PyMem_Calloc(n ? (size_t)n : 1, sizeof *keys);
+  const char **values = PyMem_Calloc(n ? (size_t)n : 1, sizeof *values);
+  if (!keys || !values) {
+    PyMem_Free(keys);
+    PyMem_Free(values);
+    return PyErr_NoMemory();
+  }
+  PyObject *k, *v;
+  bool ok = true;
+  while (ok && PyDict_Next(options, &pos, &k, &v)) {
+    if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
+      PyErr_SetString(PyExc_TypeError, "catalog options must be str: str");
+      ok = false;
+      break;
+    }
+    keys[i] = PyUnicode_AsUTF8(k);
+    values[i] = PyUnicode_AsUTF8(v);
+    ok = keys[i] && values[i];
+    i++;
+  }
+  PyObject *result = NULL;
+  if (ok) {
+    paimon_error err;
+    paimon_catalog *c = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_open_options(&c, keys, values, (size_t)i, &err);
+    Py_END_ALLOW_THREADS if (rc == 0) result = wrap(c, &K_CATALOG, NULL);
+    else cp_py_raise(rc, &err);
+  }
+  PyMem_Free(keys);
+  PyMem_Free(values);
+  return result;
+}
+
+static PyObject *py_catalog_warehouse(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  return PyUnicode_FromString(paimon_catalog_warehouse(c));
 }
 
 static PyObject *py_create_database(PyObject *self, PyObject *args) {
@@ -852,7 +890,8 @@ static PyObject *py_arrow_schema_to_fields(PyObject *self, PyObject *args) {
 
 PyMethodDef cp_py_table_methods[] = {
     {"arrow_schema_to_fields", py_arrow_schema_to_fields, METH_VARARGS, NULL},
-    {"catalog_open", py_catalog_open, METH_VARARGS, "Open a filesystem catalog."},
+    {"catalog_open", py_catalog_open, METH_VARARGS, "Open a filesystem catalog from its options."},
+    {"catalog_warehouse", py_catalog_warehouse, METH_VARARGS, "The catalog's warehouse."},
     {"catalog_create_database", py_create_database, METH_VARARGS, NULL},
     {"catalog_drop_database", py_drop_database, METH_VARARGS, NULL},
     {"catalog_list_databases", py_list_databases, METH_VARARGS, NULL},

@@ -50,7 +50,7 @@ int cli_check(int argc, char **argv) {
   paimon_catalog *cat = NULL;
   cp_check_report rep;
   memset(&rep, 0, sizeof rep);
-  int rc = paimon_catalog_open(&cat, pos[0], &err);
+  int rc = cli_catalog_open(&cat, pos[0], &err);
   if (!rc) rc = cp_table_check(cat, db, dot + 1, &rep, &err);
   paimon_catalog_free(cat);
   if (rc) {

@@ -16,4 +16,15 @@ int cli_cat(int argc, char **argv);     /* cli/table.c */
 int cli_sql(int argc, char **argv);     /* cli/sql.c */
 int cli_check(int argc, char **argv);   /* cli/check.c */
 
+#include <stdbool.h>
+
+#include "cpaimon/catalog.h"
+
+/* cli/catalog_opts.c: takes `--catalog KEY=VALUE` and `--catalog-file FILE` out of argv (anywhere
+ * on the line); 0, or the exit status of a usage error. */
+int cli_take_catalog_options(int *argc, char **argv);
+/* Opens the catalog at `warehouse` (may be NULL when a --catalog warehouse=... was given) with the
+ * options taken from the command line. */
+int cli_catalog_open(paimon_catalog **out, const char *warehouse, paimon_error *err);
+
 #endif

@@ -9,6 +9,7 @@
 #include "arrow/print.h"
 #include "arrow/stream.h"
 #include "base/buf.h"
+#include "cli/cli.h"
 #include "cli/cli_system.h"
 #include "cpaimon/system_table.h"
 
@@ -51,7 +52,7 @@ int cli_cat_system(const char *warehouse, const char *ident, const char *columns
   char *copy = columns ? strdup(columns) : NULL, *cols[256];
   size_t n = copy ? split_columns(copy, cols, 256) : 0;
   cp_buf out = CP_BUF_INIT;
-  int rc = paimon_catalog_open(&cat, warehouse, &err);
+  int rc = cli_catalog_open(&cat, warehouse, &err);
   if (!rc) rc = paimon_catalog_get_system_table(cat, ident, &st, &err);
   if (!rc)
     rc = paimon_system_table_read(st, copy ? (const char *const *)cols : NULL, n, NULL, &stream,

@@ -23,7 +23,10 @@ static void usage(FILE *out) {
   fprintf(out, "usage: cpaimon [--version] [--help] <command> [<args>]\n"
                "\n"
                "cpaimon reads and writes Apache Paimon append tables with row tracking and data\n"
-               "evolution. Commands:\n\n");
+               "evolution. A WAREHOUSE is a directory or an object-store URI (s3://bucket/path,\n"
+               "oss://bucket/path); every command that opens one also takes --catalog KEY=VALUE\n"
+               "(repeatable) and --catalog-file FILE with catalog options such as\n"
+               "fs.s3.endpoint (docs/options.md). Commands:\n\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\nRun 'cpaimon <command> --help' for a command's options.\n");
@@ -37,6 +40,8 @@ int cli_version(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  int urc = cli_take_catalog_options(&argc, argv);
+  if (urc) return urc;
   if (argc < 2) {
     usage(stderr);
     return 2;

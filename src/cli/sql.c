@@ -41,7 +41,8 @@ static const char usage[] =
     "statements run in order and the first error stops the command (exit status 1); without them\n"
     "the shell is interactive. Query results print as Spark show() tables with all rows.\n"
     "\n"
-    "  --warehouse DIR   the warehouse directory (created if missing)\n"
+    "  --warehouse DIR   the warehouse: a directory or an object-store URI (s3://bucket/path);\n"
+    "                    --catalog KEY=VALUE / --catalog-file FILE give catalog options\n"
     "  -e SQL            run these statements\n"
     "  -f FILE           run the statements in FILE ('-' for standard input)\n"
     "  --format FMT      table (default), csv or json (JSON lines)\n"
@@ -279,7 +280,8 @@ int cli_sql(int argc, char **argv) {
   if (urc) return urc < 0 ? 0 : urc;
   paimon_error err;
   cp_sql_session *s = NULL;
-  if (cp_sql_session_open(&s, o.warehouse, &err)) {
+  paimon_catalog *cat = NULL;
+  if (cli_catalog_open(&cat, o.warehouse, &err) || cp_sql_session_open_catalog(&s, cat, &err)) {
     report(&err);
     return 1;
   }

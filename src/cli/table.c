@@ -55,7 +55,7 @@ static int fail(const paimon_error *err) {
 
 static int open_table(const char *warehouse, const char *ident, paimon_catalog **cat,
                       paimon_table **t, paimon_error *err) {
-  int rc = paimon_catalog_open(cat, warehouse, err);
+  int rc = cli_catalog_open(cat, warehouse, err);
   if (!rc) rc = paimon_catalog_get_table(*cat, ident, t, err);
   return rc;
 }
@@ -102,7 +102,7 @@ static int cmd_create(const char *warehouse, const char *ident, int argc, char *
       return 2;
     }
   }
-  if (!rc) rc = paimon_catalog_open(&cat, warehouse, &err);
+  if (!rc) rc = cli_catalog_open(&cat, warehouse, &err);
   if (!rc) {
     char db[256];
     const char *dot = strchr(ident, '.');

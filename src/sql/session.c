@@ -11,18 +11,28 @@
 #include "base/status.h"
 #include "sql/exec.h"
 
-int cp_sql_session_open(cp_sql_session **out, const char *warehouse, paimon_error *err) {
+int cp_sql_session_open_catalog(cp_sql_session **out, paimon_catalog *catalog, paimon_error *err) {
+  *out = NULL;
   cp_sql_session *s = calloc(1, sizeof *s);
-  if (!s) return CP_ENOMEM(err, "SQL session");
+  if (!s) {
+    paimon_catalog_free(catalog);
+    return CP_ENOMEM(err, "SQL session");
+  }
+  s->catalog = catalog;
   s->database = strdup(CP_SQL_DEFAULT_DATABASE);
-  int rc = s->database ? PAIMON_OK : CP_ENOMEM(err, "SQL session");
-  if (!rc) rc = paimon_catalog_open(&s->catalog, warehouse, err);
-  if (rc) {
+  if (!s->database) {
     cp_sql_session_free(s);
-    return rc;
+    return CP_ENOMEM(err, "SQL session");
   }
   *out = s;
   return PAIMON_OK;
+}
+
+int cp_sql_session_open(cp_sql_session **out, const char *warehouse, paimon_error *err) {
+  *out = NULL;
+  paimon_catalog *c;
+  CP_RETURN_IF_ERROR(paimon_catalog_open(&c, warehouse, err));
+  return cp_sql_session_open_catalog(out, c, err);
 }
 
 void cp_sql_session_free(cp_sql_session *s) {

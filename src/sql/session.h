@@ -32,8 +32,10 @@ typedef struct cp_sql_result {
   struct ArrowArray batch;   /* struct array of schema */
 } cp_sql_result;
 
-/* Opens the warehouse directory (created if missing). */
+/* Opens the catalog at `warehouse` (nothing is created until a database is). */
 int cp_sql_session_open(cp_sql_session **out, const char *warehouse, paimon_error *err);
+/* A session over an open catalog, which the session takes over (also on failure). */
+int cp_sql_session_open_catalog(cp_sql_session **out, paimon_catalog *catalog, paimon_error *err);
 void cp_sql_session_free(cp_sql_session *s);
 
 /* The current database (borrowed; changes with USE). */

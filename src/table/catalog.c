@@ -33,17 +33,65 @@ static int list_push(paimon_string_list *l, const char *s, size_t n, paimon_erro
   return PAIMON_OK;
 }
 
-int paimon_catalog_open(paimon_catalog **out, const char *warehouse, paimon_error *err) {
+int cp_catalog_fs_conf(const paimon_catalog *c, const cp_options *extra, cp_fs_conf *out,
+                       paimon_error *err) {
+  size_t n = c->options.n + (extra ? extra->n : 0);
+  const char **keys = malloc((n ? n : 1) * sizeof *keys);
+  const char **values = malloc((n ? n : 1) * sizeof *values);
+  if (!keys || !values) {
+    free(keys);
+    free(values);
+    return CP_ENOMEM(err, "options");
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < c->options.n; i++, k++) {
+    keys[k] = c->options.keys[i];
+    values[k] = c->options.values[i];
+  }
+  for (size_t i = 0; extra && i < extra->n; i++, k++) {
+    keys[k] = extra->keys[i];
+    values[k] = extra->values[i];
+  }
+  *out = (cp_fs_conf){keys, values, n};
+  return PAIMON_OK;
+}
+
+int paimon_catalog_open_options(paimon_catalog **out, const char *const *keys,
+                                const char *const *values, size_t n, paimon_error *err) {
+  *out = NULL;
+  const char *warehouse = NULL, *metastore = NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (!keys[i] || !values[i])
+      return paimon_error_set(err, PAIMON_EINVAL, "catalog: option %zu has no %s", i,
+                              keys[i] ? "value" : "key");
+    if (strcmp(keys[i], "warehouse") == 0) warehouse = values[i];
+    if (strcmp(keys[i], "metastore") == 0) metastore = values[i];
+  }
+  if (metastore && strcmp(metastore, "filesystem") != 0)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "catalog: metastore '%s' is not supported (cpaimon has the filesystem "
+                            "catalog)",
+                            metastore);
   if (!warehouse || !*warehouse)
-    return paimon_error_set(err, PAIMON_EINVAL, "catalog: 'warehouse' must be a directory path");
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "catalog: option 'warehouse' (a directory path or URI) is required");
   paimon_catalog *c = calloc(1, sizeof *c);
   if (!c) return CP_ENOMEM(err, "catalog");
-  int rc = cp_fs_local_new(&c->fs, err);
-  if (!rc && !(c->warehouse = strdup(warehouse))) rc = CP_ENOMEM(err, "catalog");
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < n && !rc; i++) rc = cp_options_set(&c->options, keys[i], values[i], err);
+  /* "file:///w" is the local directory "/w"; every other form is kept as written. */
+  const char *w = strncmp(warehouse, "file://", 7) == 0 ? warehouse + 7 : warehouse;
+  if (!rc && !(c->warehouse = strdup(w))) rc = CP_ENOMEM(err, "catalog");
   if (!rc) {
-    size_t n = strlen(c->warehouse);
-    while (n > 1 && c->warehouse[n - 1] == '/') c->warehouse[--n] = '\0';
-    rc = cp_fs_mkdirs(c->fs, c->warehouse, err);
+    size_t len = strlen(c->warehouse);
+    while (len > 1 && c->warehouse[len - 1] == '/') c->warehouse[--len] = '\0';
+    cp_fs_conf conf;
+    rc = cp_catalog_fs_conf(c, NULL, &conf, err);
+    if (!rc) {
+      rc = cp_fs_open(c->warehouse, &conf, &c->fs, err);
+      free((void *)conf.keys);
+      free((void *)conf.values);
+    }
   }
   if (rc) {
     paimon_catalog_free(c);
@@ -53,9 +101,15 @@ int paimon_catalog_open(paimon_catalog **out, const char *warehouse, paimon_erro
   return PAIMON_OK;
 }
 
+int paimon_catalog_open(paimon_catalog **out, const char *warehouse, paimon_error *err) {
+  const char *keys[] = {"warehouse"}, *values[] = {warehouse};
+  return paimon_catalog_open_options(out, keys, values, warehouse ? 1 : 0, err);
+}
+
 void paimon_catalog_free(paimon_catalog *c) {
   if (!c) return;
   cp_fs_free(c->fs);
+  cp_options_free(&c->options);
   free(c->warehouse);
   free(c);
 }
@@ -105,8 +159,9 @@ int paimon_catalog_create_database(paimon_catalog *c, const char *name, bool ign
 int paimon_catalog_list_databases(paimon_catalog *c, paimon_string_list *out, paimon_error *err) {
   memset(out, 0, sizeof *out);
   cp_fs_list_result l = {0};
-  CP_RETURN_IF_ERROR(cp_fs_list(c->fs, c->warehouse, &l, err));
-  int rc = PAIMON_OK;
+  int rc = cp_fs_list(c->fs, c->warehouse, &l, err);
+  if (rc == PAIMON_ENOTFOUND) return PAIMON_OK; /* nothing created there yet */
+  CP_RETURN_IF_ERROR(rc);
   for (size_t i = 0; i < l.count && !rc; i++) {
     size_t n = strlen(l.entries[i].name);
     if (l.entries[i].is_dir && n > 3 && strcmp(l.entries[i].name + n - 3, ".db") == 0)

@@ -69,6 +69,31 @@ int cp_core_options_parse(const cp_table_schema *s, cp_core_options *o, paimon_e
   return PAIMON_OK;
 }
 
+/* Options that configure a file system (docs/options.md, "Object storage"). */
+static bool is_fs_option(const char *key) {
+  static const char *const prefixes[] = {"fs.", "s3.", "s3a.", "oss.", "cpaimon.fs."};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0) return true;
+  return false;
+}
+
+/* A table whose options set file-system options gets its own file system, configured by the
+ * catalog's options overridden by the table's. */
+static int open_table_fs(paimon_table *t, paimon_error *err) {
+  const cp_options *o = &t->schema->options;
+  bool own = false;
+  for (size_t i = 0; i < o->n && !own; i++) own = is_fs_option(o->keys[i]);
+  if (!own) return PAIMON_OK;
+  cp_fs_conf conf;
+  CP_RETURN_IF_ERROR(cp_catalog_fs_conf(t->catalog, o, &conf, err));
+  int rc = cp_fs_open(t->path, &conf, &t->owned_fs, err);
+  free((void *)conf.keys);
+  free((void *)conf.values);
+  if (rc) return paimon_error_prefix(err, "table %s", t->full_name);
+  t->fs = t->owned_fs;
+  return PAIMON_OK;
+}
+
 int cp_table_open(paimon_catalog *c, const char *db, const char *name, paimon_table **out,
                   paimon_error *err) {
   paimon_table *t = calloc(1, sizeof *t);
@@ -93,6 +118,7 @@ int cp_table_open(paimon_catalog *c, const char *db, const char *name, paimon_ta
     rc = cp_core_options_parse(t->schema, &t->options, err);
     if (rc) paimon_error_prefix(err, "table %s", t->full_name);
   }
+  if (!rc) rc = open_table_fs(t, err);
   if (rc) {
     paimon_table_free(t);
     return rc;
@@ -103,6 +129,7 @@ int cp_table_open(paimon_catalog *c, const char *db, const char *name, paimon_ta
 
 void paimon_table_free(paimon_table *t) {
   if (!t) return;
+  cp_fs_free(t->owned_fs);
   cp_table_schema_free(t->schema);
   for (size_t i = 0; i < t->n_schema_cache; i++) cp_table_schema_free(t->schema_cache[i]);
   free(t->schema_cache);

@@ -17,7 +17,13 @@
 struct paimon_catalog {
   cp_fs *fs;
   char *warehouse;
+  cp_options options; /* as opened, for the file systems of tables with their own fs options */
 };
+
+/* The catalog's options and then `extra` (which win), as a file-system configuration; *keys and
+ * *values are malloc'd arrays of borrowed strings (free() both). */
+int cp_catalog_fs_conf(const paimon_catalog *c, const cp_options *extra, cp_fs_conf *out,
+                       paimon_error *err);
 
 /* Options the write, commit and read paths consult, with Paimon's defaults. */
 typedef struct cp_core_options {
@@ -52,7 +58,8 @@ void cp_table_writer_options(const paimon_table *t, struct cp_pq_writer_options 
 
 struct paimon_table {
   paimon_catalog *catalog; /* borrowed */
-  cp_fs *fs;               /* the catalog's */
+  cp_fs *fs;               /* the catalog's, or owned_fs */
+  cp_fs *owned_fs;         /* when the table's options configure its own file system */
   char *path;              /* table directory */
   char *database;
   char *name;
