@@ -58,7 +58,11 @@ static void stream_capsule_destructor(PyObject *capsule) {
   PyErr_Fetch(&type, &value, &tb);
   struct ArrowArrayStream *s = PyCapsule_GetPointer(capsule, "arrow_array_stream");
   if (s) {
-    if (s->release) s->release(s);
+    /* A stream's release may wait for I/O in flight: not with the GIL held. */
+    if (s->release) {
+      Py_BEGIN_ALLOW_THREADS s->release(s);
+      Py_END_ALLOW_THREADS
+    }
     PyMem_Free(s);
   }
   PyErr_Clear();

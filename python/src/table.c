@@ -52,7 +52,13 @@ static void capsule_destructor(PyObject *cap) {
   void *p = PyCapsule_GetPointer(cap, name);
   handle_ctx *ctx = PyCapsule_GetContext(cap);
   if (ctx) {
-    if (p) ctx->free(p);
+    /* Freeing may do I/O (a writer deletes files it never handed out; a reader waits for its
+     * requests in flight), which must not hold the GIL: another Python thread may be the one
+     * serving that I/O. */
+    if (p) {
+      Py_BEGIN_ALLOW_THREADS ctx->free(p);
+      Py_END_ALLOW_THREADS
+    }
     Py_XDECREF(ctx->parent);
     PyMem_Free(ctx);
   }
