@@ -16,13 +16,15 @@ HIDDEN = ["_ROW_ID", "_SEQUENCE_NUMBER"]
 
 
 class Env:
-    """A warehouse with a cpaimon catalog and a pypaimon catalog on the same directory."""
+    """A warehouse with a cpaimon catalog and a pypaimon catalog on the same directory (or
+    object-store location, reached with `options`)."""
 
-    def __init__(self, path):
+    def __init__(self, path, options=None):
         self.path = str(path)
-        self.cp = cpaimon.CatalogFactory.create({"warehouse": self.path})
+        opts = dict(options or {}, warehouse=self.path)
+        self.cp = cpaimon.CatalogFactory.create(opts)
         self.cp.create_database("db", True)
-        self.py = pypaimon.CatalogFactory.create({"warehouse": self.path})
+        self.py = pypaimon.CatalogFactory.create(opts)
         self._n = 0
 
     def create(self, pa_schema=PA_SCHEMA, partition_keys=None, options=None, name=None):
