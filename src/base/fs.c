@@ -151,6 +151,27 @@ int cp_fs_read_file(cp_fs *fs, const char *path, cp_buf *out, size_t max_len, pa
   return rc;
 }
 
+int cp_fs_read_files(cp_fs *fs, const char *const *paths, size_t n, size_t max_len, cp_buf *outs,
+                     int *rcs, paimon_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    if (rcs) rcs[i] = PAIMON_OK;
+    CP_RETURN_IF_ERROR(cp_fs_enter(fs, CP_FS_OP_OPEN_READ, paths[i], err));
+    CP_RETURN_IF_ERROR(cp_fs_enter(fs, CP_FS_OP_READ, paths[i], err));
+  }
+  if (fs->ops->read_files) return fs->ops->read_files(fs, paths, n, max_len, outs, rcs, err);
+  for (size_t i = 0; i < n; i++) {
+    paimon_error e = {0};
+    int rc = fs->ops->read_file ? fs->ops->read_file(fs, paths[i], &outs[i], max_len, &e)
+                                : cp_fs_read_file(fs, paths[i], &outs[i], max_len, &e);
+    if (rc == PAIMON_ENOTFOUND && rcs) {
+      rcs[i] = rc;
+      continue;
+    }
+    if (rc) return paimon_error_set(err, rc, "%s", e.message);
+  }
+  return PAIMON_OK;
+}
+
 /* ---- writing ---- */
 
 int cp_fs_create(cp_fs *fs, const char *path, cp_create_mode mode, cp_wfile **out,

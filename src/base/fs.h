@@ -124,6 +124,13 @@ bool cp_rfile_cheap_head(const cp_rfile *f);
 /* Reads a whole file into `out` (appending). Files larger than `max_len` are refused (EINVAL). */
 int cp_fs_read_file(cp_fs *fs, const char *path, cp_buf *out, size_t max_len, paimon_error *err);
 
+/* Reads whole files, concurrently on an object store (one request each, all in flight at once),
+ * one after the other on a local disk. outs[i] receives file i (appended). With `rcs`, a missing
+ * file is not an error: rcs[i] is 0 or ENOTFOUND, and only other failures are returned. Without,
+ * the first failure is returned. */
+int cp_fs_read_files(cp_fs *fs, const char *const *paths, size_t n, size_t max_len, cp_buf *outs,
+                     int *rcs, paimon_error *err);
+
 /* ---- writing ---- */
 typedef enum cp_create_mode {
   CP_CREATE_OVERWRITE = 0, /* truncate an existing file */

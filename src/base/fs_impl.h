@@ -28,6 +28,9 @@ typedef struct cp_fs_ops {
   void (*close_read)(cp_rfile *f);
   /* Whole-file read in one request where the store can do that; NULL: open + read_at. */
   int (*read_file)(cp_fs *fs, const char *path, cp_buf *out, size_t max_len, paimon_error *err);
+  /* Several whole files at once (cp_fs_read_files' contract); NULL: read_file in turn. */
+  int (*read_files)(cp_fs *fs, const char *const *paths, size_t n, size_t max_len, cp_buf *outs,
+                    int *rcs, paimon_error *err);
 
   int (*create)(cp_fs *fs, const char *path, cp_create_mode mode, cp_wfile **out,
                 paimon_error *err);
@@ -81,6 +84,25 @@ int cp_fs_enter(cp_fs *fs, cp_fs_op op, const char *path, paimon_error *err);
 int cp_fs_list_push(cp_fs_list_result *out, size_t *cap, const char *name, size_t name_len,
                     bool is_dir, uint64_t size, paimon_error *err);
 void cp_fs_list_sort(cp_fs_list_result *out);
+
+/* A ListObjectsV2 answer being read into a listing (fs_s3.c; exposed for its fuzz harness).
+ * Keys under `prefix` ("dir/") become entries named relative to it, common prefixes become
+ * directories; with `recursive`, keys are kept whole. */
+typedef struct cp_s3_listing {
+  cp_fs_list_result *out;
+  size_t cap;
+  const char *prefix;
+  size_t prefix_len;
+  bool recursive;
+  bool marker;    /* the "dir/" object itself was listed */
+  bool truncated; /* IsTruncated */
+  char *token;    /* NextContinuationToken (malloc'd) */
+  char *key;      /* of the Contents element being read */
+  uint64_t size;
+} cp_s3_listing;
+
+/* Adds one page of the answer to `l`; free l->token afterwards. */
+int cp_s3_parse_listing(const void *xml, size_t len, cp_s3_listing *l, paimon_error *err);
 
 /* The object-store backend (fs_s3.c): `uri` gives the scheme. */
 int cp_fs_s3_new(const char *uri, const cp_fs_conf *conf, cp_fs **out, paimon_error *err);

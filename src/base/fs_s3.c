@@ -6,10 +6,11 @@
  * - open for reading: one GET of the last 64 KiB ("Range: bytes=-65536"), which gives the size
  *   (Content-Range) and, for Parquet, the footer; small files are then read whole from memory.
  * - read-ahead (cp_rfile_will_read): the ranges a reader announces (a row group's column chunks)
- *   are coalesced across holes of up to 8 KiB, then each is read as a stream of windows fetched
- *   concurrently and one window ahead of the reader, with the windows of all streams together
- *   bounded by `cpaimon.fs.read-ahead` (default 32 MiB). Reads outside any announced range are
- *   plain ranged GETs, large ones split into parallel 8 MiB pieces.
+ *   are fetched concurrently. When they fit `cpaimon.fs.read-ahead` (default 64 MiB) they are
+ *   coalesced across holes of up to 8 KiB and fetched whole in 8 MiB pieces (pyarrow's
+ *   pre-buffering); otherwise each is read as a stream of windows, one window ahead of its
+ *   reader, all windows together within the budget. Reads outside any announced range are plain
+ *   ranged GETs, large ones split into parallel 8 MiB pieces.
  * - writing: bytes collect in a part buffer; a file that stays below `cpaimon.fs.part-size`
  *   (default 8 MiB) is one PUT at close; a larger one becomes a multipart upload whose parts upload
  *   while the writer goes on, at most `cpaimon.fs.upload-concurrency` (default 4) in flight, so a
@@ -43,7 +44,6 @@ enum {
   HOLE_LIMIT = 8 * 1024,
   PIECE = 8 << 20, /* parallel pieces of a large direct read */
   MIN_WINDOW = 1 << 20,
-  MAX_WINDOW = 16 << 20,
   MIN_PART = 5 << 20,  /* S3's smallest part but the last */
   DELETE_BATCH = 1000, /* S3's limit per DeleteObjects */
   MAX_PROBED = 8
@@ -234,9 +234,11 @@ static void prefetch_next(s3_rfile *f, s3_stream *s, int cur) {
 }
 
 /* Copies from the stream windows; *done = bytes copied from `off` (0 when `off` is not in a
- * stream). */
-static int stream_read(s3_rfile *f, uint64_t off, uint8_t *dst, size_t len, size_t *done,
-                       paimon_error *err) {
+ * stream). `read_start` is where the caller's read began: the window before is only let go
+ * (reused for the next) once a read begins in the current one, because a reader re-reads from
+ * the start of a page that crossed the boundary, and read starts never go backwards. */
+static int stream_read(s3_rfile *f, uint64_t read_start, uint64_t off, uint8_t *dst, size_t len,
+                       size_t *done, paimon_error *err) {
   *done = 0;
   s3_stream *s = NULL;
   for (size_t i = 0; i < f->n_streams && !s; i++)
@@ -257,7 +259,7 @@ static int stream_read(s3_rfile *f, uint64_t off, uint8_t *dst, size_t len, size
   if (n > len) n = len;
   memcpy(dst, w->data + (off - w->off), n);
   *done = n;
-  prefetch_next(f, s, k);
+  if (read_start >= w->off) prefetch_next(f, s, k);
   return PAIMON_OK;
 }
 
@@ -304,6 +306,7 @@ static int direct_read(s3_rfile *f, uint64_t off, uint8_t *dst, size_t len, paim
 static int s3_read_at(cp_rfile *rf, uint64_t off, void *dstv, size_t len, paimon_error *err) {
   s3_rfile *f = (s3_rfile *)rf;
   uint8_t *dst = dstv;
+  const uint64_t start = off;
   pthread_mutex_lock(&f->mu);
   int rc = PAIMON_OK;
   while (len && !rc) {
@@ -315,7 +318,7 @@ static int s3_read_at(cp_rfile *rf, uint64_t off, void *dstv, size_t len, paimon
       continue;
     }
     size_t done = 0;
-    rc = stream_read(f, off, dst, len, &done, err);
+    rc = stream_read(f, start, off, dst, len, &done, err);
     if (rc) break;
     if (done) {
       off += done, dst += done, len -= done;
@@ -370,25 +373,54 @@ static int s3_will_read(cp_rfile *rf, const cp_fs_range *ranges, size_t n, paimo
     if (e > s) r[m++] = (cp_fs_range){s, e - s};
   }
   if (m > 1) qsort(r, m, sizeof *r, by_offset);
+  /* Two ways to read ahead. When everything fits the budget (the usual row group), it is
+   * fetched at once as pyarrow's pre-buffering does: ranges coalesced across small holes, cut
+   * into pieces of up to 8 MiB, every piece a stream of one window that stays until the next
+   * hint. Otherwise each range is read front to back by its own consumer (a column chunk's
+   * pages), so it becomes a stream with two sliding windows within the budget; only small
+   * neighbours are merged, into a stream one window holds whole. */
+  uint64_t total = 0;
+  for (size_t i = 0; i < m; i++) total += r[i].len;
+  bool whole = total <= f->fs->read_ahead;
   size_t k = 0;
   for (size_t i = 0; i < m; i++) {
-    if (k && r[i].offset <= r[k - 1].offset + r[k - 1].len + HOLE_LIMIT) {
-      uint64_t e = r[i].offset + r[i].len;
+    uint64_t e = r[i].offset + r[i].len;
+    if (k && r[i].offset <= r[k - 1].offset + r[k - 1].len + HOLE_LIMIT &&
+        (whole || (e > r[k - 1].offset ? e - r[k - 1].offset : 0) <= MIN_WINDOW)) {
       if (e > r[k - 1].offset + r[k - 1].len) r[k - 1].len = e - r[k - 1].offset;
     } else {
       r[k++] = r[i];
     }
   }
+  size_t n_streams = k;
+  if (whole) {
+    n_streams = 0;
+    for (size_t i = 0; i < k; i++) n_streams += (size_t)((r[i].len + PIECE - 1) / PIECE);
+  }
   pthread_mutex_lock(&f->mu);
   drop_streams(f);
   int rc = PAIMON_OK;
-  if (k) {
-    f->streams = calloc(k, sizeof *f->streams);
+  if (n_streams) {
+    f->streams = calloc(n_streams, sizeof *f->streams);
     if (!f->streams) rc = CP_ENOMEM(err, "read-ahead");
+  }
+  size_t asked = 0;
+  if (whole) {
+    for (size_t i = 0; i < k && !rc; i++) {
+      for (uint64_t at = r[i].offset; at < r[i].offset + r[i].len && !rc; at += PIECE) {
+        uint64_t left = r[i].offset + r[i].len - at;
+        s3_stream *s = &f->streams[f->n_streams++];
+        s->start = at;
+        s->win = (size_t)(left < PIECE ? left : PIECE);
+        s->end = at + s->win;
+        rc = window_start(f, &s->w[0], s->start, s->win, err);
+      }
+    }
+    k = 0; /* no second windows */
   }
   size_t win = k ? f->fs->read_ahead / (2 * k) : 0;
   if (win < MIN_WINDOW) win = MIN_WINDOW;
-  if (win > MAX_WINDOW) win = MAX_WINDOW;
+  if (win > PIECE) win = PIECE;
   for (size_t i = 0; i < k && !rc; i++) {
     s3_stream *s = &f->streams[i];
     s->start = r[i].offset;
@@ -397,6 +429,15 @@ static int s3_will_read(cp_rfile *rf, const cp_fs_range *ranges, size_t n, paimo
     s->win = r[i].len <= win + win / 4 ? (size_t)r[i].len : win;
     f->n_streams++;
     rc = window_start(f, &s->w[0], s->start, s->win, err);
+    asked += s->win;
+  }
+  for (size_t i = 0; i < k && !rc && asked < f->fs->read_ahead; i++) {
+    s3_stream *s = &f->streams[i];
+    uint64_t next = s->start + s->win;
+    if (next >= s->end) continue;
+    size_t len = (size_t)(s->end - next < s->win ? s->end - next : s->win);
+    rc = window_start(f, &s->w[1], next, len, err);
+    asked += len;
   }
   if (rc) drop_streams(f);
   pthread_mutex_unlock(&f->mu);
@@ -506,6 +547,49 @@ static int s3_read_file(cp_fs *base, const char *path, cp_buf *out, size_t max_l
   if (!rc) rc = cp_buf_append(out, c.http.resp.data, c.http.resp.len, err);
   cp_s3_call_free(&c);
   free(p.bucket);
+  return rc;
+}
+
+enum { READ_BATCH = 32 };
+
+static int s3_read_files(cp_fs *base, const char *const *paths, size_t n, size_t max_len,
+                         cp_buf *outs, int *rcs, paimon_error *err) {
+  s3_fs *fs = (s3_fs *)base;
+  int rc = PAIMON_OK;
+  for (size_t at = 0; at < n && !rc; at += READ_BATCH) {
+    size_t m = n - at < READ_BATCH ? n - at : READ_BATCH;
+    cp_s3_call calls[READ_BATCH];
+    cp_s3_call *ptrs[READ_BATCH];
+    s3_path p[READ_BATCH];
+    size_t made = 0;
+    for (; made < m && !rc; made++) {
+      rc = split_uri(fs, paths[at + made], &p[made].bucket, &p[made].key, err);
+      if (rc) break;
+      calls[made] = make_call("GET", &p[made], NULL);
+      calls[made].max_resp = max_len;
+      ptrs[made] = &calls[made];
+    }
+    if (!rc) rc = cp_s3_perform_many(fs->s3, ptrs, paths + at, m, err);
+    for (size_t i = 0; i < made && !rc; i++) {
+      cp_s3_call *c = &calls[i];
+      const char *path = paths[at + i];
+      if (c->http.overflow)
+        rc = paimon_error_set(err, PAIMON_EINVAL,
+                              "read of %s: file is larger than the limit of %zu", path, max_len);
+      else if (c->http.status == 404 && rcs)
+        rcs[at + i] = PAIMON_ENOTFOUND;
+      else if (c->http.status == 404)
+        rc = paimon_error_set(err, PAIMON_ENOTFOUND, "open of %s: No such file or directory", path);
+      else if (!cp_s3_ok(c))
+        rc = cp_s3_error(c, "read", path, err);
+      else
+        rc = cp_buf_append(&outs[at + i], c->http.resp.data, c->http.resp.len, err);
+    }
+    for (size_t i = 0; i < made; i++) {
+      cp_s3_call_free(&calls[i]);
+      free(p[i].bucket);
+    }
+  }
   return rc;
 }
 
@@ -867,21 +951,8 @@ static int s3_remove(cp_fs *base, const char *path, paimon_error *err) {
   return rc;
 }
 
-typedef struct listing {
-  cp_fs_list_result *out;
-  size_t cap;
-  const char *prefix; /* "dir/" */
-  size_t prefix_len;
-  bool marker; /* the "dir/" object itself was seen */
-  bool truncated;
-  char *token;
-  char *key; /* of the Contents element being read */
-  uint64_t size;
-  bool recursive; /* keys are kept whole (for deleting a tree) */
-} listing;
-
 static int on_list(void *ud, const char *path, const char *text, size_t len, paimon_error *err) {
-  listing *l = ud;
+  cp_s3_listing *l = ud;
   if (strcmp(path, "ListBucketResult/Contents/Key") == 0) {
     free(l->key);
     if (!(l->key = strndup(text, len))) return CP_ENOMEM(err, "listing");
@@ -890,11 +961,12 @@ static int on_list(void *ud, const char *path, const char *text, size_t len, pai
   } else if (strcmp(path, "ListBucketResult/Contents") == 0 && l->key) {
     size_t n = strlen(l->key);
     int rc = PAIMON_OK;
-    if (l->recursive)
+    if (l->recursive && strncmp(l->key, l->prefix, l->prefix_len) == 0)
       rc = cp_fs_list_push(l->out, &l->cap, l->key, n, false, l->size, err);
     else if (n == l->prefix_len)
       l->marker = true;
-    else if (n > l->prefix_len && strncmp(l->key, l->prefix, l->prefix_len) == 0)
+    else if (n > l->prefix_len && strncmp(l->key, l->prefix, l->prefix_len) == 0 &&
+             !strchr(l->key + l->prefix_len, '/')) /* a store ignoring the delimiter */
       rc = cp_fs_list_push(l->out, &l->cap, l->key + l->prefix_len, n - l->prefix_len, false,
                            l->size, err);
     free(l->key);
@@ -902,7 +974,8 @@ static int on_list(void *ud, const char *path, const char *text, size_t len, pai
     l->size = 0;
     return rc;
   } else if (strcmp(path, "ListBucketResult/CommonPrefixes/Prefix") == 0) {
-    if (len > l->prefix_len + 1 && strncmp(text, l->prefix, l->prefix_len) == 0)
+    if (!l->recursive && len > l->prefix_len + 1 && strncmp(text, l->prefix, l->prefix_len) == 0 &&
+        text[len - 1] == '/' && !memchr(text + l->prefix_len, '/', len - l->prefix_len - 1))
       return cp_fs_list_push(l->out, &l->cap, text + l->prefix_len, len - l->prefix_len - 1, true,
                              0, err);
   } else if (strcmp(path, "ListBucketResult/IsTruncated") == 0) {
@@ -914,12 +987,22 @@ static int on_list(void *ud, const char *path, const char *text, size_t len, pai
   return PAIMON_OK;
 }
 
+int cp_s3_parse_listing(const void *xml, size_t len, cp_s3_listing *l, paimon_error *err) {
+  l->prefix_len = strlen(l->prefix);
+  l->truncated = false;
+  free(l->token);
+  l->token = NULL;
+  int rc = cp_xml_parse(xml, len, on_list, l, "ListObjectsV2 answer", err);
+  free(l->key);
+  l->key = NULL;
+  return rc;
+}
+
 /* Lists everything under `prefix` ("" or ending in '/'): one level (delimiter '/') or all keys.
  * `max_keys` 0 means all pages. */
 static int list_prefix(s3_fs *fs, const char *bucket, const char *prefix, bool recursive,
-                       int max_keys, listing *l, const char *uri, paimon_error *err) {
+                       int max_keys, cp_s3_listing *l, const char *uri, paimon_error *err) {
   l->prefix = prefix;
-  l->prefix_len = strlen(prefix);
   l->recursive = recursive;
   s3_path bp = {(char *)bucket, ""};
   int rc = PAIMON_OK;
@@ -935,10 +1018,7 @@ static int list_prefix(s3_fs *fs, const char *bucket, const char *prefix, bool r
     if (!rc) rc = cp_s3_query_add(&q, "prefix", prefix, err);
     cp_s3_call c = make_call("GET", &bp, (const char *)q.data);
     if (!rc) rc = perform_ok(fs, &c, "list", uri, err);
-    free(l->token);
-    l->token = NULL;
-    if (!rc)
-      rc = cp_xml_parse(c.http.resp.data, c.http.resp.len, on_list, l, "ListObjectsV2 answer", err);
+    if (!rc) rc = cp_s3_parse_listing(c.http.resp.data, c.http.resp.len, l, err);
     cp_s3_call_free(&c);
     cp_buf_free(&q);
   } while (!rc && l->truncated && l->token && !max_keys);
@@ -965,7 +1045,7 @@ static int s3_list(cp_fs *base, const char *dir, cp_fs_list_result *out, paimon_
   s3_path p;
   CP_RETURN_IF_ERROR(split_uri(fs, dir, &p.bucket, &p.key, err));
   char *prefix = dir_prefix(p.key);
-  listing l = {.out = out};
+  cp_s3_listing l = {.out = out};
   int rc =
       prefix ? list_prefix(fs, p.bucket, prefix, false, 0, &l, dir, err) : CP_ENOMEM(err, "path");
   if (!rc && out->count == 0 && !l.marker && *p.key)
@@ -1016,7 +1096,7 @@ static int s3_remove_dir(cp_fs *base, const char *path, paimon_error *err) {
   CP_RETURN_IF_ERROR(split_uri(fs, path, &p.bucket, &p.key, err));
   char *prefix = dir_prefix(p.key);
   cp_fs_list_result keys = {0};
-  listing l = {.out = &keys};
+  cp_s3_listing l = {.out = &keys};
   int rc = !prefix   ? CP_ENOMEM(err, "path")
            : !*p.key ? paimon_error_set(err, PAIMON_EINVAL,
                                         "delete of %s: refusing to delete a "
@@ -1055,7 +1135,7 @@ static int s3_stat(cp_fs *base, const char *path, bool dirs, cp_fs_stat *out, pa
     if (!rc && !found && dirs) {
       char *prefix = dir_prefix(p.key);
       cp_fs_list_result entries = {0};
-      listing l = {.out = &entries};
+      cp_s3_listing l = {.out = &entries};
       rc = prefix ? list_prefix(fs, p.bucket, prefix, false, 1, &l, path, err)
                   : CP_ENOMEM(err, "path");
       out->exists = out->is_dir = !rc && (entries.count || l.marker);
@@ -1108,6 +1188,7 @@ static const cp_fs_ops s3_ops = {
     .will_read = s3_will_read,
     .close_read = s3_close_read,
     .read_file = s3_read_file,
+    .read_files = s3_read_files,
     .create = s3_create,
     .write = s3_write,
     .close_write = s3_close_write,
@@ -1292,7 +1373,7 @@ int cp_fs_s3_new(const char *uri, const cp_fs_conf *conf, cp_fs **out, paimon_er
   CP_RETURN_IF_ERROR(
       tuning(conf, "cpaimon.fs.part-size", 8 << 20, MIN_PART, (int64_t)5 << 30, true, &part, err));
   CP_RETURN_IF_ERROR(tuning(conf, "cpaimon.fs.upload-concurrency", 4, 1, 64, false, &conc, err));
-  CP_RETURN_IF_ERROR(tuning(conf, "cpaimon.fs.read-ahead", 32 << 20, 2 << 20, (int64_t)4 << 30,
+  CP_RETURN_IF_ERROR(tuning(conf, "cpaimon.fs.read-ahead", 64 << 20, 2 << 20, (int64_t)4 << 30,
                             true, &ahead, err));
   const char *cp_keys[] = {"cpaimon.fs.conditional-put", NULL};
   const char *cond = conf_get(conf, cp_keys);

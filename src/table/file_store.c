@@ -13,12 +13,17 @@
 typedef int (*decode_fn)(const char *name, const void *data, size_t len, cp_arena *arena, void *out,
                          paimon_error *err);
 
-static int read_and_decode(cp_fs *fs, const char *table_path, const char *name, cp_arena *arena,
-                           decode_fn fn, void *out, paimon_error *err) {
+static char *manifest_path(const char *table_path, const char *name) {
   size_t n = strlen(table_path) + strlen(name) + 16;
   char *path = malloc(n);
+  if (path) snprintf(path, n, "%s/manifest/%s", table_path, name);
+  return path;
+}
+
+static int read_and_decode(cp_fs *fs, const char *table_path, const char *name, cp_arena *arena,
+                           decode_fn fn, void *out, paimon_error *err) {
+  char *path = manifest_path(table_path, name);
   if (!path) return CP_ENOMEM(err, "path");
-  snprintf(path, n, "%s/manifest/%s", table_path, name);
   cp_buf b = CP_BUF_INIT;
   int rc = cp_fs_read_file(fs, path, &b, MAX_MANIFEST, err);
   if (!rc) rc = fn(path, b.data, b.len, arena, out, err);
@@ -107,21 +112,67 @@ int cp_merge_entries(const cp_manifest_entry *in, size_t n, cp_entry_vec *out, p
   return rc;
 }
 
-static int read_list_entries(cp_fs *fs, const char *table_path, const char *list_name,
-                             const cp_partition_filter *filter, cp_arena *arena, cp_entry_vec *all,
-                             paimon_error *err) {
-  cp_manifest_meta_vec metas = {0};
-  int rc = cp_read_manifest_list(fs, table_path, list_name, arena, &metas, err);
-  for (size_t i = 0; i < metas.n && !rc; i++) {
-    if (filter && filter->meta_fn && !filter->meta_fn(filter->ctx, &metas.items[i])) continue;
-    cp_entry_vec entries = {0};
-    rc = cp_read_manifest(fs, table_path, metas.items[i].file_name, arena, &entries, err);
-    for (size_t j = 0; j < entries.n && !rc; j++)
-      if (!filter || !filter->entry_fn || filter->entry_fn(filter->ctx, &entries.items[j]))
-        rc = cp_entry_vec_push(all, &entries.items[j], err);
-    cp_entry_vec_free(&entries);
+/* Reads the named files of manifest/ at once (concurrently on an object store) and decodes each
+ * with `fn` into outs[i] (of `out_size` bytes each). */
+static int read_and_decode_many(cp_fs *fs, const char *table_path, const char *const *names,
+                                size_t n, cp_arena *arena, decode_fn fn, void *outs,
+                                size_t out_size, paimon_error *err) {
+  if (n == 0) return PAIMON_OK;
+  char **paths = calloc(n, sizeof *paths);
+  cp_buf *bufs = calloc(n, sizeof *bufs);
+  int rc = paths && bufs ? PAIMON_OK : CP_ENOMEM(err, "manifests");
+  for (size_t i = 0; i < n && !rc; i++)
+    if (!(paths[i] = manifest_path(table_path, names[i]))) rc = CP_ENOMEM(err, "path");
+  if (!rc) rc = cp_fs_read_files(fs, (const char *const *)paths, n, MAX_MANIFEST, bufs, NULL, err);
+  for (size_t i = 0; i < n && !rc; i++)
+    rc = fn(paths[i], bufs[i].data, bufs[i].len, arena, (char *)outs + i * out_size, err);
+  for (size_t i = 0; paths && bufs && i < n; i++) {
+    free(paths[i]);
+    cp_buf_free(&bufs[i]);
   }
-  cp_manifest_meta_vec_free(&metas);
+  free(paths);
+  free(bufs);
+  return rc;
+}
+
+/* The entries of the manifests listed in `lists` (in list order, then manifest order), the
+ * manifests read all at once. */
+static int read_lists_entries(cp_fs *fs, const char *table_path, const char *const *lists,
+                              size_t n_lists, const cp_partition_filter *filter, cp_arena *arena,
+                              cp_entry_vec *all, paimon_error *err) {
+  cp_manifest_meta_vec metas[2] = {{0}, {0}};
+  const char **names = NULL;
+  cp_entry_vec *entries = NULL;
+  size_t n = 0, cap = 0;
+  int rc = read_and_decode_many(fs, table_path, lists, n_lists, arena, dec_list, metas,
+                                sizeof metas[0], err);
+  for (size_t l = 0; l < n_lists && !rc; l++) {
+    for (size_t i = 0; i < metas[l].n && !rc; i++) {
+      if (filter && filter->meta_fn && !filter->meta_fn(filter->ctx, &metas[l].items[i])) continue;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 16;
+        const char **p = realloc(names, cap * sizeof *p);
+        if (!p) {
+          rc = CP_ENOMEM(err, "manifests");
+          break;
+        }
+        names = p;
+      }
+      names[n++] = metas[l].items[i].file_name;
+    }
+  }
+  if (!rc && n && !(entries = calloc(n, sizeof *entries))) rc = CP_ENOMEM(err, "manifests");
+  if (!rc)
+    rc = read_and_decode_many(fs, table_path, names, n, arena, dec_manifest, entries,
+                              sizeof *entries, err);
+  for (size_t i = 0; i < n && !rc; i++)
+    for (size_t j = 0; j < entries[i].n && !rc; j++)
+      if (!filter || !filter->entry_fn || filter->entry_fn(filter->ctx, &entries[i].items[j]))
+        rc = cp_entry_vec_push(all, &entries[i].items[j], err);
+  for (size_t i = 0; entries && i < n; i++) cp_entry_vec_free(&entries[i]);
+  free(entries);
+  free(names);
+  for (size_t l = 0; l < 2; l++) cp_manifest_meta_vec_free(&metas[l]);
   return rc;
 }
 
@@ -129,9 +180,8 @@ int cp_snapshot_entries(cp_fs *fs, const char *table_path, const cp_snapshot *sn
                         const cp_partition_filter *filter, bool keep_deletes, cp_arena *arena,
                         cp_entry_vec *out, paimon_error *err) {
   cp_entry_vec all = {0}, merged = {0};
-  int rc = read_list_entries(fs, table_path, snap->base_manifest_list, filter, arena, &all, err);
-  if (!rc)
-    rc = read_list_entries(fs, table_path, snap->delta_manifest_list, filter, arena, &all, err);
+  const char *lists[] = {snap->base_manifest_list, snap->delta_manifest_list};
+  int rc = read_lists_entries(fs, table_path, lists, 2, filter, arena, &all, err);
   if (!rc) rc = cp_merge_entries(all.items, all.n, &merged, err);
   for (size_t i = 0; i < merged.n && !rc; i++)
     if (keep_deletes || merged.items[i].kind == CP_FILE_KIND_ADD)
@@ -143,7 +193,8 @@ int cp_snapshot_entries(cp_fs *fs, const char *table_path, const cp_snapshot *sn
 
 int cp_snapshot_delta_entries(cp_fs *fs, const char *table_path, const cp_snapshot *snap,
                               cp_arena *arena, cp_entry_vec *out, paimon_error *err) {
-  return read_list_entries(fs, table_path, snap->delta_manifest_list, NULL, arena, out, err);
+  const char *lists[] = {snap->delta_manifest_list};
+  return read_lists_entries(fs, table_path, lists, 1, NULL, arena, out, err);
 }
 
 int cp_snapshot_index_entries(cp_fs *fs, const char *table_path, const cp_snapshot *snap,

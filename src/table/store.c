@@ -102,10 +102,11 @@ int cp_snapshot_latest_id(cp_fs *fs, const char *table_path, int64_t *id, bool *
                           paimon_error *err) {
   int64_t hint;
   if (read_hint(fs, table_path, "LATEST", &hint) && hint > 0) {
-    bool here, next;
-    CP_RETURN_IF_ERROR(file_exists(fs, table_path, "snapshot", "snapshot-", hint, &here, err));
+    /* As Java's HintFileUtils.findLatest: the hint is the latest when no snapshot follows it
+     * (one request; the caller's load of the snapshot finds a hint gone wrong). */
+    bool next;
     CP_RETURN_IF_ERROR(file_exists(fs, table_path, "snapshot", "snapshot-", hint + 1, &next, err));
-    if (here && !next) {
+    if (!next) {
       *id = hint;
       *exists = true;
       return PAIMON_OK;
