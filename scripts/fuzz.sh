@@ -33,6 +33,9 @@ seed_dir() {
       [ -x .venv/bin/python ] &&
         .venv/bin/python tests/fuzz/meta/make_seeds.py "$name" "$dir" >/dev/null 2>&1 ||
         printf '\0{"version":3,"id":1}' >"$dir/hand" ;;
+    fuzz_s3_xml)
+      printf '\0<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>wh/db.db/t/</Key><Size>0</Size></Contents><CommonPrefixes><Prefix>wh/db.db/u/</Prefix></CommonPrefixes><NextContinuationToken>x</NextContinuationToken></ListBucketResult>' >"$dir/list"
+      printf '\2<Error><Code>NoSuchKey</Code><Message>m</Message><RequestId>r</RequestId></Error>' >"$dir/error" ;;
     fuzz_expr_text)
       printf '2024-05-14 01:02:03.456' >"$dir/ts" ;;
   esac
