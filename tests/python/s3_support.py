@@ -16,6 +16,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -159,9 +160,17 @@ class S3Proxy:
     the connection before the answer reaches the client — the ambiguous failure.
     """
 
-    def __init__(self, upstream_port: int, latency_s: float = 0.0):
+    def __init__(self, upstream_port: int, latency_s: float = 0.0, cache_objects=False):
         self.upstream = ("127.0.0.1", upstream_port)
         self.latency = latency_s
+        # moto answers a ranged GET by reading the whole object (its cost grows with the object,
+        # not with the range); with `cache_objects` the proxy fetches an object once and answers
+        # ranges from memory, so clients see a real store's cost: latency plus the bytes asked
+        # for. For benchmarks against an unauthenticated server only (the range it drops from the
+        # upstream request was signed). Writes to a key drop it from the cache.
+        self.cache_objects = cache_objects
+        self.cache = {}  # path -> (fd of an unlinked file in /dev/shm, size, etag, modified)
+        self._cache_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
         self.port = free_port()
         self.endpoint = f"http://127.0.0.1:{self.port}"
         self.lock = threading.Lock()
@@ -170,6 +179,7 @@ class S3Proxy:
         self.bytes_out = 0  # response bytes sent to the client (what it downloaded)
         self.bytes_in = 0   # request bytes from the client (what it uploaded)
         self.log = []
+        self.ranges = []  # (method, path, Range header or None, time) of every request
         self._sock = None
         self._threads = []
         self._stop = False
@@ -189,6 +199,7 @@ class S3Proxy:
             self.requests = {}
             self.bytes_out = self.bytes_in = 0
             self.log = []
+            self.ranges = []
 
     def total_requests(self):
         with self.lock:
@@ -211,6 +222,10 @@ class S3Proxy:
         for t in self._threads:
             t.join(timeout=5)
         self._sock.close()
+        with self.lock:
+            for e in self.cache.values():
+                os.close(e[0])
+            self.cache.clear()
 
     def _accept(self):
         while not self._stop:
@@ -261,6 +276,52 @@ class S3Proxy:
         n = int(headers.get("content-length", "0") or 0)
         return f.read(n) if n else b""
 
+    def _cached_range(self, path, head, headers):
+        """The answer to a ranged GET from the cache (filled by one whole GET upstream)."""
+        with self.lock:
+            entry = self.cache.get(path)
+        if entry is None:
+            whole = [h for h in head if not h.lower().startswith((b"range:", b"connection:"))]
+            whole.append(b"Connection: close\r\n")
+            with socket.create_connection(self.upstream, timeout=120) as up:
+                up.sendall(b"".join(whole) + b"\r\n")
+                uf = up.makefile("rb")
+                rh_lines = self._read_head(uf)
+                if rh_lines is None:
+                    return None
+                rh = {}
+                for h in rh_lines[1:]:
+                    k, _, v = h.decode("latin-1").partition(":")
+                    rh[k.strip().lower()] = v.strip()
+                body = self._read_body(uf, rh) if "content-length" in rh else uf.read()
+            if int(rh_lines[0].split()[1]) != 200:
+                return b"".join(rh_lines) + b"\r\n" + body
+            # kept in a file in shared memory, sent with sendfile(2): the proxy then costs the
+            # benchmark almost nothing per byte
+            fd, name = tempfile.mkstemp(dir=self._cache_dir)
+            os.write(fd, body)
+            entry = (fd, len(body), rh.get("etag", ""), rh.get("last-modified", ""))
+            with self.lock:
+                old = self.cache.get(path)
+                self.cache[path] = entry
+            os.unlink(name)
+            if old:
+                os.close(old[0])
+        fd, total, etag, modified = entry
+        spec = headers["range"].split("=", 1)[1]
+        a, _, b = spec.partition("-")
+        if a == "":
+            first, last = max(0, total - int(b)), total - 1
+        else:
+            first, last = int(a), min(int(b), total - 1) if b else total - 1
+        if total == 0 or first > last:
+            return (b"HTTP/1.1 416 Requested Range Not Satisfiable\r\nContent-Length: 0\r\n\r\n")
+        n = last + 1 - first
+        return (f"HTTP/1.1 206 Partial Content\r\nContent-Length: {n}\r\n"
+                f"Content-Range: bytes {first}-{last}/{total}\r\nAccept-Ranges: bytes\r\n"
+                f"ETag: {etag}\r\nLast-Modified: {modified}\r\n"
+                f"Content-Type: binary/octet-stream\r\n\r\n").encode(), (fd, first, n)
+
     def _serve(self, client):
         client.settimeout(120)
         cf = client.makefile("rb")
@@ -277,6 +338,11 @@ class S3Proxy:
                 for h in head[1:]:
                     k, _, v = h.decode("latin-1").partition(":")
                     headers[k.strip().lower()] = v.strip()
+                if headers.get("expect", "").lower() == "100-continue":
+                    # the client waits for this before it sends the body; the server is not
+                    # asked again (the header is dropped below)
+                    client.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+                    head = [h for h in head if not h.lower().startswith(b"expect:")]
                 body = self._read_body(cf, headers)
                 if self.latency:
                     time.sleep(self.latency)
@@ -284,6 +350,32 @@ class S3Proxy:
                     self.requests[method] = self.requests.get(method, 0) + 1
                     self.bytes_in += sum(len(h) for h in head) + len(body)
                     self.log.append((method, path))
+                    self.ranges.append((method, path, headers.get("range"), time.monotonic()))
+                if self.cache_objects:
+                    if method in ("PUT", "POST", "DELETE"):
+                        with self.lock:
+                            if "?delete" in path:
+                                gone = list(self.cache.values())
+                                self.cache.clear()
+                            else:
+                                e = self.cache.pop(path.split("?")[0], None)
+                                gone = [e] if e else []
+                        for e in gone:
+                            os.close(e[0])
+                    elif method == "GET" and "range" in headers and "?" not in path:
+                        out = self._cached_range(path, head, headers)
+                        if out is not None:
+                            head_bytes, part = out if isinstance(out, tuple) else (out, None)
+                            with self.lock:
+                                self.bytes_out += len(head_bytes) + (part[2] if part else 0)
+                            client.sendall(head_bytes)
+                            if part:
+                                fd, off, n = part
+                                # socket.sendfile waits out a full socket buffer (the socket
+                                # has a timeout, so os.sendfile alone could fail with EAGAIN)
+                                with os.fdopen(os.dup(fd), "rb") as f:
+                                    client.sendfile(f, off, n)
+                            continue
                 status = self._match(method, path)
                 drop_answer = status == -1
                 if drop_answer:
