@@ -33,6 +33,7 @@ typedef struct cp_eval_ctx {
   const cp_array_view *batch;
   int64_t n;      /* rows */
   cp_arena arena; /* scalar results of this evaluation */
+  int depth;      /* recursion of cp_eval_node, guarded */
 } cp_eval_ctx;
 
 /* Evaluates `e` into *out (initialised here; release with cp_vec_release). */

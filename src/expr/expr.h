@@ -38,6 +38,15 @@
  * (INT) with 'abc' (STRING): ...". A *typed* string literal follows Spark instead ('abc' = 1 is
  * NULL).
  *
+ * Depth. Every pass over a tree (binding, evaluation, pruning, copying, freeing, rendering) walks
+ * the chain of first arguments with a loop and recurses only into the other arguments, so a
+ * left-associative chain of any length (`a + b + c ...`, `a = b = c`, `NOT NOT x`, AND / OR built
+ * pairwise) costs no stack. AND and OR are flattened when built: an AND argument that is itself
+ * an AND gives its arguments instead (likewise OR), so `p OR (q OR r)` is one OR of three. What
+ * is left recursive is nesting through the other arguments (`a + (b + (c + ...))`); a node's
+ * `depth` counts it, and constructors refuse a node deeper than CP_EXPR_MAX_DEPTH (EINVAL,
+ * "expression nested too deeply").
+ *
  * Ownership: every cp_expr is malloc'd and owns its children, type and literal bytes;
  * cp_expr_free releases the tree. Constructors that take children consume them, also when they
  * fail (arrays of children: the contents are consumed, the array stays the caller's). The struct
@@ -123,6 +132,12 @@ typedef enum cp_literal_kind {
 
 typedef struct cp_like_pattern cp_like_pattern; /* compiled LIKE pattern (like.h) */
 
+/* The deepest nesting through arguments other than the first that a tree may have (see "Depth"
+ * above). The SQL parser's own limit (CP_SQL_MAX_DEPTH, 200) stays well below it, binding adds at
+ * most a few levels per level, and the evaluator's frame (about 2 KiB) times this stays far
+ * inside a thread's default 8 MiB stack. */
+#define CP_EXPR_MAX_DEPTH 500
+
 typedef struct cp_expr cp_expr;
 struct cp_expr {
   cp_expr_kind kind;
@@ -144,6 +159,11 @@ struct cp_expr {
   cp_like_pattern *like;
   cp_expr **args; /* owned */
   size_t n_args;
+  size_t args_cap; /* allocated length of args (AND / OR grow theirs when built pairwise) */
+  /* Nesting through arguments other than the first: 0 for a leaf, else the larger of
+   * args[0]->depth and 1 + args[i]->depth for i > 0. Set by the constructors; bound trees keep
+   * the value of the node they were bound from (binding adds only a few levels). */
+  uint32_t depth;
 };
 
 /* ---- construction (unbound trees) --------------------------------------------------------- */
