@@ -182,17 +182,18 @@ bool cp_sql_is_aggregate_call(const cp_sql_expr *e) {
   return false;
 }
 
+/* The passes below go down first arguments with a loop (ast.h cp_sql_expr_spine). */
 bool cp_sql_has_aggregate(const cp_sql_expr *e) {
-  if (!e) return false;
-  if (cp_sql_is_aggregate_call(e)) return true;
-  for (size_t i = 0; i < e->n_args; i++)
-    if (cp_sql_has_aggregate(e->args[i])) return true;
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (cp_sql_is_aggregate_call(e)) return true;
+    for (size_t i = 1; i < e->n_args; i++)
+      if (cp_sql_has_aggregate(e->args[i])) return true;
+  }
   return false;
 }
 
-bool cp_sql_expr_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
-  if (a == b) return true;
-  if (!a || !b) return false;
+/* Node a equals node b, their arguments aside. */
+static bool node_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
   if (a->kind != b->kind || a->op != b->op || a->negated != b->negated ||
       a->bool_value != b->bool_value || a->distinct != b->distinct || a->star_arg != b->star_arg ||
       a->has_operand != b->has_operand || a->has_else != b->has_else || a->n_args != b->n_args ||
@@ -211,14 +212,46 @@ bool cp_sql_expr_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
   if ((a->type || b->type) && (!a->type || !b->type || strcmp(a->type, b->type) != 0)) return false;
   if ((a->escape || b->escape) && (!a->escape || !b->escape || strcmp(a->escape, b->escape) != 0))
     return false;
-  for (size_t i = 0; i < a->n_args; i++)
-    if (!cp_sql_expr_equal(a->args[i], b->args[i])) return false;
   return true;
+}
+
+bool cp_sql_expr_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
+  for (;;) {
+    if (a == b) return true;
+    if (!a || !b || !node_equal(a, b)) return false;
+    for (size_t i = 1; i < a->n_args; i++)
+      if (!cp_sql_expr_equal(a->args[i], b->args[i])) return false;
+    if (!a->n_args) return true;
+    a = a->args[0];
+    b = b->args[0];
+  }
+}
+
+static int collect(const cp_sql_expr *e, const cp_sql_expr *inside, cp_sql_expr ***list, size_t *n,
+                   paimon_error *err);
+
+/* The aggregate calls in the chain of first arguments of `e` first, top down, then the other
+ * arguments bottom up: the order a recursive pre-order walk would meet them in. */
+static int collect_chain(const cp_sql_expr *e, const cp_sql_expr *inside, cp_sql_expr ***list,
+                         size_t *n, paimon_error *err) {
+  cp_chain s;
+  CP_RETURN_IF_ERROR(cp_sql_expr_spine(&s, e, err));
+  size_t k = 0;
+  while (k + 1 < s.n && !cp_sql_is_aggregate_call(s.nodes[k])) k++;
+  int rc = collect(s.nodes[k], inside, list, n, err);
+  for (size_t i = k; !rc && i-- > 0;) {
+    const cp_sql_expr *node = s.nodes[i];
+    for (size_t a = 1; !rc && a < node->n_args; a++)
+      rc = collect(node->args[a], inside, list, n, err);
+  }
+  cp_chain_free(&s);
+  return rc;
 }
 
 static int collect(const cp_sql_expr *e, const cp_sql_expr *inside, cp_sql_expr ***list, size_t *n,
                    paimon_error *err) {
   if (!e) return PAIMON_OK;
+  if (!cp_sql_is_aggregate_call(e) && e->n_args) return collect_chain(e, inside, list, n, err);
   if (cp_sql_is_aggregate_call(e)) {
     if (inside) {
       char *name = NULL;
@@ -287,9 +320,11 @@ int cp_sql_bind_predicate(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr *
 }
 
 static bool reads_columns(const cp_sql_expr *e) {
-  if (e->kind == CP_SQL_E_COLUMN || e->kind == CP_SQL_E_STAR) return true;
-  for (size_t i = 0; i < e->n_args; i++)
-    if (reads_columns(e->args[i])) return true;
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->kind == CP_SQL_E_COLUMN || e->kind == CP_SQL_E_STAR) return true;
+    for (size_t i = 1; i < e->n_args; i++)
+      if (reads_columns(e->args[i])) return true;
+  }
   return false;
 }
 

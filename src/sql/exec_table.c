@@ -227,25 +227,47 @@ static int scan_columns(const cp_sql_table *t, const cp_sql_scan_req *req, const
 /* ---- filter pushdown ------------------------------------------------------------------------ */
 
 static bool pushable(const cp_sql_expr *e, const cp_sql_scope *scope) {
-  if (cp_sql_is_aggregate_call(e) || e->kind == CP_SQL_E_STAR) return false;
-  if (e->kind == CP_SQL_E_COLUMN) {
-    size_t i;
-    paimon_error ignored;
-    /* Hidden columns stay out: the read path filters on the table's own columns. */
-    return cp_sql_resolve(scope, &e->name, &i, &ignored) == 0 && !scope->cols[i].hidden;
+  for (; e; e = e->n_args ? e->args[0] : NULL) { /* first arguments with a loop (ast.h) */
+    if (cp_sql_is_aggregate_call(e) || e->kind == CP_SQL_E_STAR) return false;
+    if (e->kind == CP_SQL_E_COLUMN) {
+      size_t i;
+      paimon_error ignored;
+      /* Hidden columns stay out: the read path filters on the table's own columns. */
+      return cp_sql_resolve(scope, &e->name, &i, &ignored) == 0 && !scope->cols[i].hidden;
+    }
+    for (size_t i = 1; i < e->n_args; i++)
+      if (!pushable(e->args[i], scope)) return false;
   }
-  for (size_t i = 0; i < e->n_args; i++)
-    if (!pushable(e->args[i], scope)) return false;
   return true;
 }
 
-/* Adds the conjuncts of `where` that read only this scan's visible columns to `preds`. */
+static int collect_filter(const cp_sql_expr *where, const cp_sql_scope *scope,
+                          paimon_predicate ***preds, size_t *n, paimon_error *err);
+
+static bool is_and(const cp_sql_expr *e) {
+  return e->kind == CP_SQL_E_BINARY && e->op == CP_SQL_OP_AND;
+}
+
+/* Adds the conjuncts of `where` that read only this scan's visible columns to `preds`: the chain
+ * of ANDs down first arguments with a loop, in the order the conjuncts are written. */
 static int collect_filters(const cp_sql_expr *where, const cp_sql_scope *scope,
                            paimon_predicate ***preds, size_t *n, paimon_error *err) {
-  if (where->kind == CP_SQL_E_BINARY && where->op == CP_SQL_OP_AND) {
-    CP_RETURN_IF_ERROR(collect_filters(where->args[0], scope, preds, n, err));
-    return collect_filters(where->args[1], scope, preds, n, err);
+  cp_chain ands;
+  cp_chain_init(&ands);
+  int rc = PAIMON_OK;
+  for (; !rc && is_and(where); where = where->args[0]) rc = cp_chain_push(&ands, where, err);
+  if (!rc) rc = collect_filter(where, scope, preds, n, err);
+  for (size_t i = ands.n; !rc && i-- > 0;) {
+    const cp_sql_expr *right = ((const cp_sql_expr *)ands.nodes[i])->args[1];
+    rc = collect_filters(right, scope, preds, n, err);
   }
+  cp_chain_free(&ands);
+  return rc;
+}
+
+/* One conjunct. */
+static int collect_filter(const cp_sql_expr *where, const cp_sql_scope *scope,
+                          paimon_predicate ***preds, size_t *n, paimon_error *err) {
   if (!pushable(where, scope)) return PAIMON_OK;
   cp_expr *e = NULL;
   paimon_error ignored;
