@@ -54,6 +54,18 @@ def test_corrupt_snapshot_and_schema_name_the_file(tmp_path):
         catalog.get_table("db.t")
 
 
+def test_empty_schema_and_snapshot_files_say_so(tmp_path):
+    # Was "invalid JSON at line -1, column -1: wrong arguments" (jansson's words for no input).
+    catalog, table_dir = make_table(tmp_path)
+    (table_dir / "snapshot/snapshot-2").write_bytes(b"")
+    with pytest.raises(RuntimeError, match=r"snapshot-2: the file is empty"):
+        read(catalog)
+    (table_dir / "schema/schema-0").write_bytes(b"")
+    with pytest.raises(RuntimeError) as e:
+        catalog.get_table("db.t")
+    assert str(table_dir / "schema/schema-0") + ": the file is empty" in str(e.value)
+
+
 def test_missing_data_file_names_the_file(tmp_path):
     catalog, table_dir = make_table(tmp_path, commits=1)
     data_file = next(table_dir.glob("bucket-0/*.parquet"))
