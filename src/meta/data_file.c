@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/status.h"
 #include "meta/binary_row.h"
@@ -38,6 +39,47 @@ bool cp_data_file_is_blob(const cp_data_file_meta *f) { return ends_with(f->file
 
 bool cp_data_file_is_vector_store(const cp_data_file_meta *f) {
   return strstr(f->file_name, ".vector.") != NULL;
+}
+
+int cp_data_file_format(const char *name, const char **start, size_t *len, paimon_error *err) {
+  static const char *const compressed[] = {"gz", "bz2", "deflate", "snappy", "lz4", "zst"};
+  const char *dot = strrchr(name, '.');
+  if (!dot) return paimon_error_set(err, PAIMON_ECORRUPT, "%s is not a legal file name.", name);
+  for (size_t i = 0; i < sizeof compressed / sizeof compressed[0]; i++) {
+    if (strcasecmp(dot + 1, compressed[i]) != 0) continue;
+    const char *prev = dot;
+    while (prev > name && prev[-1] != '.') prev--;
+    if (prev == name)
+      return paimon_error_set(err, PAIMON_ECORRUPT, "%s is not a legal file name.", name);
+    *start = prev;
+    *len = (size_t)(dot - prev);
+    return PAIMON_OK;
+  }
+  *start = dot + 1;
+  *len = strlen(dot + 1);
+  return PAIMON_OK;
+}
+
+int cp_data_file_check_readable(const char *name, const char *path, paimon_error *err) {
+  const char *f;
+  size_t n;
+  CP_RETURN_IF_ERROR(cp_data_file_format(name, &f, &n, err));
+  if (n == 7 && strncasecmp(f, "parquet", 7) == 0) return PAIMON_OK;
+  /* Names as Paimon's docs write them; the rest as the extension says. */
+  static const struct {
+    const char *ext, *name;
+  } known[] = {{"orc", "an ORC"},  {"avro", "an Avro"},  {"csv", "a CSV"},
+               {"json", "a JSON"}, {"lance", "a Lance"}, {"blob", "a BLOB"}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (strlen(known[i].ext) == n && strncasecmp(f, known[i].ext, n) == 0)
+      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                              "data file %s is %s file (file.format '%.*s'): cpaimon does not "
+                              "read %s data files yet, only Parquet",
+                              path, known[i].name, (int)n, f, strchr(known[i].name, ' ') + 1);
+  return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                          "data file %s has format '%.*s': cpaimon does not read it yet, only "
+                          "Parquet",
+                          path, (int)n, f);
 }
 
 bool cp_strings_contains(cp_strings list, const char *s) {

@@ -84,6 +84,16 @@ static inline int64_t cp_data_file_last_row_id(const cp_data_file_meta *f) {
  * (data-evolution.md, notation). */
 bool cp_data_file_is_blob(const cp_data_file_meta *f);
 bool cp_data_file_is_vector_store(const cp_data_file_meta *f);
+/* The format of data file `name` as Java's DataFilePathFactory.formatIdentifier reads it: the
+ * extension, or the one before a compression extension (gz, bz2, deflate, snappy, lz4, zst:
+ * "data-1.csv.gz" is csv). *start / *len point into `name`. ECORRUPT "<name> is not a legal file
+ * name." without one. */
+int cp_data_file_format(const char *name, const char **start, size_t *len, paimon_error *err);
+
+/* EUNSUPPORTED unless data file `name` (shown as `path`) is Parquet, the one format cpaimon
+ * reads: "data file P is an ORC file ...; cpaimon does not read ORC data files yet". */
+int cp_data_file_check_readable(const char *name, const char *path, paimon_error *err);
+
 /* Whether the list holds `s`. */
 bool cp_strings_contains(cp_strings list, const char *s);
 

@@ -83,3 +83,28 @@ def test_stale_or_garbage_hint_is_tolerated(tmp_path):
     assert sorted(read(catalog).column("id").to_pylist()) == [0, 1, 2]
     (table_dir / "snapshot/LATEST").unlink()          # missing
     assert catalog.get_table("db.t").latest_snapshot_id() == 3
+
+
+@pytest.mark.parametrize("fmt, shown", [("orc", "an ORC"), ("avro", "an Avro")])
+def test_unsupported_data_file_format_says_which(tmp_path, run_cli, fmt, shown):
+    # pypaimon (and Spark) write ORC and Avro data files; cpaimon reads Parquet only, and used to
+    # say "not a Parquet file: bytes at offset N are not the PAR1 magic".
+    import pypaimon
+    py = pypaimon.CatalogFactory.create({"warehouse": str(tmp_path)})
+    py.create_database("db", True)
+    py.create_table("db.t", pypaimon.Schema.from_pyarrow_schema(
+        SCHEMA, options={"file.format": fmt, "row-tracking.enabled": "true"}), False)
+    t = py.get_table("db.t")
+    wb = t.new_batch_write_builder()
+    w, c = wb.new_write(), wb.new_commit()
+    w.write_arrow(pa.table({"id": pa.array([1], pa.int32()), "v": ["a"]}))
+    c.commit(w.prepare_commit())
+    catalog = cpaimon.CatalogFactory.create({"warehouse": str(tmp_path)})
+    data_file = next((tmp_path / "db.db" / "t" / "bucket-0").glob(f"*.{fmt}"))
+    expected = (f"data file {data_file} is {shown} file (file.format '{fmt}'): cpaimon does not "
+                f"read {shown.split()[1]} data files yet, only Parquet")
+    with pytest.raises(OSError) as e:
+        read(catalog)
+    assert expected in str(e.value)
+    p = run_cli("cat", tmp_path, "db.t")
+    assert p.returncode == 1 and expected in p.stderr
