@@ -82,6 +82,39 @@ int cp_data_file_check_readable(const char *name, const char *path, paimon_error
                           path, (int)n, f);
 }
 
+bool cp_is_plain_file_name(const char *name, size_t len) {
+  if (!name || len == 0 || memchr(name, '/', len) || memchr(name, '\0', len)) return false;
+  return !(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+int cp_check_file_name(const char *name, size_t len, const char *what, paimon_error *err) {
+  if (cp_is_plain_file_name(name, len)) return PAIMON_OK;
+  return paimon_error_set(err, PAIMON_ECORRUPT,
+                          "%s name '%.*s' is not a plain file name (Paimon names files without "
+                          "'/', '.' or '..'; it would reach outside the table)",
+                          what, (int)(name ? strnlen(name, len) : 0), name ? name : "");
+}
+
+int cp_check_external_path(const char *path, const char *what, paimon_error *err) {
+  const char *scheme_end = strstr(path, ":/");
+  bool uri = scheme_end && scheme_end > path && !memchr(path, '/', (size_t)(scheme_end - path));
+  const char *p = uri ? scheme_end + 1 : path;
+  bool ok = *p == '/';
+  /* Segment by segment: none may be "." or ".." */
+  for (const char *seg = p; ok && *seg;) {
+    while (*seg == '/') seg++;
+    const char *end = strchr(seg, '/');
+    size_t n = end ? (size_t)(end - seg) : strlen(seg);
+    if ((n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.')) ok = false;
+    seg += n;
+  }
+  if (ok) return PAIMON_OK;
+  return paimon_error_set(err, PAIMON_ECORRUPT,
+                          "%s external path '%s' is not an absolute path or URI without '.' and "
+                          "'..' segments, as Paimon writes them",
+                          what, path);
+}
+
 bool cp_strings_contains(cp_strings list, const char *s) {
   for (size_t i = 0; i < list.n; i++)
     if (strcmp(list.items[i], s) == 0) return true;

@@ -94,6 +94,22 @@ int cp_data_file_format(const char *name, const char **start, size_t *len, paimo
  * reads: "data file P is an ORC file ...; cpaimon does not read ORC data files yet". */
 int cp_data_file_check_readable(const char *name, const char *path, paimon_error *err);
 
+/* File names in metadata (spec/format.md §1). Paimon names a table's files by plain names that
+ * readers join to a directory they know: data files to their bucket directory, manifests, manifest
+ * lists and index manifests to manifest/, index files to index/. A name that is empty, "." or
+ * "..", or holds a '/' (or a NUL: `len` is the name's stored length) would reach outside that
+ * directory; every reader of metadata and every commit refuses it, with an error naming the
+ * entry. Tables may live at URIs (s3://bucket/wh/db.db/t), so names are checked, not the joined
+ * paths.
+ *
+ * Java's external paths (_EXTERNAL_PATH of data and index files, written under the roots of the
+ * data-file.external-paths / global-index.external-path options) are full paths instead; Java
+ * opens them as they are. cp_check_external_path takes what Java writes, an absolute path or a URI
+ * with a scheme, and refuses "." and ".." segments, which Java never writes. */
+bool cp_is_plain_file_name(const char *name, size_t len);
+int cp_check_file_name(const char *name, size_t len, const char *what, paimon_error *err);
+int cp_check_external_path(const char *path, const char *what, paimon_error *err);
+
 /* Whether the list holds `s`. */
 bool cp_strings_contains(cp_strings list, const char *s);
 

@@ -326,6 +326,23 @@ static int get_string(reader *r, const cp_avro_value *v, const char **out) {
   return PAIMON_OK;
 }
 
+/* A file name (meta/data_file.h: plain names only), checked on its stored bytes so that a NUL
+ * inside cannot hide a '/' after it. `what` says which name, for the error. */
+static int get_name(reader *r, const cp_avro_value *v, const char *what, const char **out) {
+  const cp_avro_value *u = cp_avro_value_unwrap(v);
+  if (u && cp_check_file_name((const char *)u->u.bytes.data, u->u.bytes.len, what, r->err) != 0)
+    return paimon_error_prefix(r->err, "%s: record %zu", r->name, r->record);
+  return get_string(r, v, out);
+}
+
+static int get_external_path(reader *r, const cp_avro_value *v, const char *what,
+                             const char **out) {
+  CP_RETURN_IF_ERROR(get_string(r, v, out));
+  if (*out && cp_check_external_path(*out, what, r->err) != 0)
+    return paimon_error_prefix(r->err, "%s: record %zu", r->name, r->record);
+  return PAIMON_OK;
+}
+
 static int get_bytes(reader *r, const cp_avro_value *v, cp_bytes *out) {
   v = cp_avro_value_unwrap(v);
   out->data = NULL;
@@ -398,7 +415,10 @@ static int get_stats(reader *r, const cp_avro_value *rec, cp_simple_stats *s) {
 
 static int get_file(reader *r, const cp_avro_value *rec, cp_data_file_meta *m) {
   memset(m, 0, sizeof *m);
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, DF_FILE_NAME), &m->file_name));
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, DF_FILE_NAME), "data file", &m->file_name));
+  if (!m->file_name)
+    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: data file without a name",
+                            r->name, r->record);
   get_opt_long(field(rec, DF_FILE_SIZE), &m->file_size);
   get_opt_long(field(rec, DF_ROW_COUNT), &m->row_count);
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, DF_MIN_KEY), &m->min_key));
@@ -410,13 +430,19 @@ static int get_file(reader *r, const cp_avro_value *rec, cp_data_file_meta *m) {
   get_opt_long(field(rec, DF_SCHEMA_ID), &m->schema_id);
   get_opt_int(field(rec, DF_LEVEL), &m->level);
   CP_RETURN_IF_ERROR(get_strings(r, field(rec, DF_EXTRA_FILES), &m->extra_files, NULL));
+  for (size_t i = 0; i < m->extra_files.n; i++)
+    if (cp_check_file_name(m->extra_files.items[i], strlen(m->extra_files.items[i]), "extra file",
+                           r->err) != 0)
+      return paimon_error_prefix(r->err, "%s: record %zu: data file %s", r->name, r->record,
+                                 m->file_name);
   m->has_creation_time = get_opt_long(field(rec, DF_CREATION_TIME), &m->creation_time_millis);
   m->has_delete_row_count = get_opt_long(field(rec, DF_DELETE_ROW_COUNT), &m->delete_row_count);
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, DF_EMBEDDED_INDEX), &m->embedded_index));
   m->has_file_source = get_opt_int(field(rec, DF_FILE_SOURCE), &m->file_source);
   CP_RETURN_IF_ERROR(get_strings(r, field(rec, DF_VALUE_STATS_COLS), &m->value_stats_cols,
                                  &m->has_value_stats_cols));
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, DF_EXTERNAL_PATH), &m->external_path));
+  CP_RETURN_IF_ERROR(
+      get_external_path(r, field(rec, DF_EXTERNAL_PATH), "data file", &m->external_path));
   m->has_first_row_id = get_opt_long(field(rec, DF_FIRST_ROW_ID), &m->first_row_id);
   CP_RETURN_IF_ERROR(get_strings(r, field(rec, DF_WRITE_COLS), &m->write_cols, &m->has_write_cols));
   const cp_avro_value *seqs = cp_avro_value_unwrap(field(rec, DF_WRITE_COLS_SEQUENCES));
@@ -462,7 +488,10 @@ static int meta_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   cp_manifest_file_meta m;
   memset(&m, 0, sizeof m);
   CP_RETURN_IF_ERROR(check_version(r, field(rec, MF_VERSION), MANIFEST_VERSION));
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, MF_FILE_NAME), &m.file_name));
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, MF_FILE_NAME), "manifest", &m.file_name));
+  if (!m.file_name)
+    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: manifest without a name",
+                            r->name, r->record);
   get_opt_long(field(rec, MF_FILE_SIZE), &m.file_size);
   get_opt_long(field(rec, MF_ADDED), &m.num_added_files);
   get_opt_long(field(rec, MF_DELETED), &m.num_deleted_files);
@@ -489,7 +518,10 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, IM_PARTITION), &e.partition));
   get_opt_int(field(rec, IM_BUCKET), &e.bucket);
   CP_RETURN_IF_ERROR(get_string(r, field(rec, IM_INDEX_TYPE), &e.index_type));
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, IM_FILE_NAME), &e.file_name));
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, IM_FILE_NAME), "index file", &e.file_name));
+  if (!e.file_name)
+    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: index file without a name",
+                            r->name, r->record);
   get_opt_long(field(rec, IM_FILE_SIZE), &e.file_size);
   get_opt_long(field(rec, IM_ROW_COUNT), &e.row_count);
   const cp_avro_value *arr = cp_avro_value_unwrap(field(rec, IM_DV_RANGES));
@@ -502,7 +534,8 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
       if (!dv)
         return paimon_error_set(r->err, PAIMON_ECORRUPT,
                                 "%s: record %zu: null deletion-vector range", r->name, r->record);
-      CP_RETURN_IF_ERROR(get_string(r, field(dv, DV_F0), &dvs[i].data_file));
+      CP_RETURN_IF_ERROR(
+          get_name(r, field(dv, DV_F0), "deletion vector's data file", &dvs[i].data_file));
       get_opt_int(field(dv, DV_F1), &dvs[i].offset);
       get_opt_int(field(dv, DV_F2), &dvs[i].length);
       dvs[i].has_cardinality = get_opt_long(field(dv, DV_CARDINALITY), &dvs[i].cardinality);
@@ -511,7 +544,8 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
     e.dv_ranges = dvs;
     e.n_dv_ranges = n;
   }
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, IM_EXTERNAL_PATH), &e.external_path));
+  CP_RETURN_IF_ERROR(
+      get_external_path(r, field(rec, IM_EXTERNAL_PATH), "index file", &e.external_path));
   e.has_global_index = cp_avro_value_unwrap(field(rec, IM_GLOBAL_INDEX)) != NULL;
   return cp_index_entry_vec_push(out_vec, &e, r->err);
 }

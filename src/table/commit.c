@@ -777,7 +777,8 @@ static void backoff(int attempt_no) {
 int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
   delta d;
   memset(&d, 0, sizeof d);
-  int rc = flatten_messages(msgs, &d, err);
+  int rc = cp_commit_messages_check(c->table, msgs, err);
+  if (!rc) rc = flatten_messages(msgs, &d, err);
   int64_t pending_id = 0; /* an attempt whose outcome is unknown */
   char pending_uuid[37] = "";
   if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0 && !c->overwrite.on)
@@ -846,6 +847,8 @@ done:
 }
 
 int paimon_commit_abort(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
+  /* Abort deletes what the messages name: nothing outside the table. */
+  CP_RETURN_IF_ERROR(cp_commit_messages_check(c->table, msgs, err));
   for (size_t i = 0; i < msgs->n; i++) {
     const cp_commit_message *m = &msgs->items[i];
     for (size_t j = 0; j < m->n_new; j++) {
