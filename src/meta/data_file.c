@@ -236,6 +236,14 @@ int cp_index_manifest_entry_copy(cp_index_manifest_entry *dst, const cp_index_ma
       CP_RETURN_IF_ERROR(copy_str(&r[i].data_file, src->dv_ranges[i].data_file, arena, err));
     dst->dv_ranges = r;
   }
+  cp_global_index_meta *g = &dst->global_index;
+  if (src->has_global_index && g->n_extra_field_ids) {
+    g->extra_field_ids = copy_array(src->global_index.extra_field_ids, g->n_extra_field_ids,
+                                    sizeof *g->extra_field_ids, arena);
+    if (!g->extra_field_ids) return CP_ENOMEM(err, "global index field ids");
+  }
+  CP_RETURN_IF_ERROR(copy_bytes(&g->index_meta, src->global_index.index_meta, arena, err));
+  CP_RETURN_IF_ERROR(copy_bytes(&g->source_meta, src->global_index.source_meta, arena, err));
   return PAIMON_OK;
 }
 

@@ -150,6 +150,21 @@ typedef struct cp_dv_meta {
   int64_t cardinality;
 } cp_dv_meta;
 
+/* Java's GlobalIndexMeta, the _GLOBAL_INDEX record of an index manifest entry (pypaimon's
+ * create_global_index writes them): the row-id range an index file covers, the field it indexes
+ * (and extra ones), and the index's own bytes. cpaimon builds no global index; it keeps these
+ * intact whenever it rewrites an index manifest, and reads the field ids for the
+ * global-index.column-update-action check at commit. */
+typedef struct cp_global_index_meta {
+  int64_t row_range_start, row_range_end;
+  int32_t index_field_id;
+  bool has_extra_field_ids;
+  const int32_t *extra_field_ids;
+  size_t n_extra_field_ids;
+  bool has_index_meta, has_source_meta;
+  cp_bytes index_meta, source_meta;
+} cp_global_index_meta;
+
 typedef struct cp_index_manifest_entry {
   int32_t kind;
   cp_bytes partition;
@@ -162,8 +177,8 @@ typedef struct cp_index_manifest_entry {
   const cp_dv_meta *dv_ranges;
   size_t n_dv_ranges;
   const char *external_path;
-  /* Global-index metadata is kept only as "present" (cpaimon writes no global indexes). */
   bool has_global_index;
+  cp_global_index_meta global_index;
 } cp_index_manifest_entry;
 
 /* Growable arrays of the above (items malloc'd; the pointed-to data lives in arenas). */

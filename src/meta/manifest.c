@@ -70,6 +70,15 @@ enum {
   IM_COUNT
 };
 enum { DV_F0, DV_F1, DV_F2, DV_CARDINALITY, DV_COUNT };
+enum {
+  GI_ROW_RANGE_START,
+  GI_ROW_RANGE_END,
+  GI_INDEX_FIELD_ID,
+  GI_EXTRA_FIELD_IDS,
+  GI_INDEX_META,
+  GI_SOURCE_META,
+  GI_COUNT
+};
 
 /* _VERSION format identifiers Java checks (ManifestEntrySerializer etc.). */
 #define MANIFEST_VERSION 2
@@ -206,6 +215,25 @@ static cp_avro_value meta_value(builder *b, const cp_manifest_file_meta *m) {
   return v;
 }
 
+/* The _GLOBAL_INDEX record, written back as it was read. */
+static cp_avro_value global_index_value(builder *b, const cp_global_index_meta *g) {
+  cp_avro_value *f, v = record(b, GI_COUNT, &f);
+  if (!f) return v;
+  f[GI_ROW_RANGE_START] = cp_avro_long(g->row_range_start);
+  f[GI_ROW_RANGE_END] = cp_avro_long(g->row_range_end);
+  f[GI_INDEX_FIELD_ID] = cp_avro_int(g->index_field_id);
+  cp_avro_value ids = cp_avro_null(), *items = alloc_values(b, g->n_extra_field_ids);
+  ids.type = CP_AVRO_ARRAY;
+  ids.u.array.items = items;
+  ids.u.array.count = items ? g->n_extra_field_ids : 0;
+  for (size_t i = 0; items && i < g->n_extra_field_ids; i++)
+    items[i] = cp_avro_int(g->extra_field_ids[i]);
+  f[GI_EXTRA_FIELD_IDS] = optional(b, g->has_extra_field_ids, ids);
+  f[GI_INDEX_META] = optional(b, g->has_index_meta, bytes_value(g->index_meta));
+  f[GI_SOURCE_META] = optional(b, g->has_source_meta, bytes_value(g->source_meta));
+  return v;
+}
+
 static cp_avro_value index_value(builder *b, const cp_index_manifest_entry *e) {
   cp_avro_value *f, v = record(b, IM_COUNT, &f);
   if (!f) return v;
@@ -234,8 +262,7 @@ static cp_avro_value index_value(builder *b, const cp_index_manifest_entry *e) {
   f[IM_DV_RANGES] = optional(b, e->has_dv_ranges, arr);
   f[IM_EXTERNAL_PATH] = optional(b, e->external_path != NULL,
                                  cp_avro_string(e->external_path ? e->external_path : ""));
-  /* Global-index entries are refused before encoding (cp_index_manifest_encode). */
-  f[IM_GLOBAL_INDEX] = optional(b, false, cp_avro_null());
+  f[IM_GLOBAL_INDEX] = optional(b, e->has_global_index, global_index_value(b, &e->global_index));
   return v;
 }
 
@@ -292,10 +319,6 @@ int cp_manifest_list_encode(const cp_manifest_file_meta *metas, size_t n,
 int cp_index_manifest_encode(const cp_index_manifest_entry *entries, size_t n,
                              const cp_manifest_write_options *opts, cp_buf *out,
                              paimon_error *err) {
-  for (size_t i = 0; i < n; i++)
-    if (entries[i].has_global_index)
-      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                              "index manifest: writing global-index entries is not supported");
   return encode_all(cp_index_manifest_entry_schema_json, "index manifest", entries, n,
                     sizeof *entries, index_fn, opts, out, err);
 }
@@ -510,6 +533,31 @@ static int meta_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   return cp_manifest_meta_vec_push(out_vec, &m, r->err);
 }
 
+/* The _GLOBAL_INDEX record (cp_global_index_meta), when present. */
+static int get_global_index(reader *r, const cp_avro_value *v, cp_index_manifest_entry *e) {
+  const cp_avro_value *gi = cp_avro_value_unwrap(v);
+  e->has_global_index = gi != NULL;
+  if (!gi) return PAIMON_OK;
+  cp_global_index_meta *g = &e->global_index;
+  get_opt_long(field(gi, GI_ROW_RANGE_START), &g->row_range_start);
+  get_opt_long(field(gi, GI_ROW_RANGE_END), &g->row_range_end);
+  get_opt_int(field(gi, GI_INDEX_FIELD_ID), &g->index_field_id);
+  const cp_avro_value *ids = cp_avro_value_unwrap(field(gi, GI_EXTRA_FIELD_IDS));
+  if (ids) {
+    size_t n = ids->u.array.count;
+    int32_t *vals = cp_arena_alloc(r->arena, (n ? n : 1) * sizeof *vals);
+    if (!vals) return oom(r);
+    for (size_t i = 0; i < n; i++) get_opt_int(&ids->u.array.items[i], &vals[i]);
+    g->has_extra_field_ids = true;
+    g->extra_field_ids = vals;
+    g->n_extra_field_ids = n;
+  }
+  g->has_index_meta = cp_avro_value_unwrap(field(gi, GI_INDEX_META)) != NULL;
+  g->has_source_meta = cp_avro_value_unwrap(field(gi, GI_SOURCE_META)) != NULL;
+  CP_RETURN_IF_ERROR(get_bytes(r, field(gi, GI_INDEX_META), &g->index_meta));
+  return get_bytes(r, field(gi, GI_SOURCE_META), &g->source_meta);
+}
+
 static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   cp_index_manifest_entry e;
   memset(&e, 0, sizeof e);
@@ -546,7 +594,7 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   }
   CP_RETURN_IF_ERROR(
       get_external_path(r, field(rec, IM_EXTERNAL_PATH), "index file", &e.external_path));
-  e.has_global_index = cp_avro_value_unwrap(field(rec, IM_GLOBAL_INDEX)) != NULL;
+  CP_RETURN_IF_ERROR(get_global_index(r, field(rec, IM_GLOBAL_INDEX), &e));
   return cp_index_entry_vec_push(out_vec, &e, r->err);
 }
 
