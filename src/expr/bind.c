@@ -530,11 +530,48 @@ static int same_type_node(const cp_expr *u, cp_expr **args, cp_expr **out, paimo
   return PAIMON_OK;
 }
 
+/* SIZE(a): a must be an ARRAY, MAP or MULTISET; INT NOT NULL. */
+static int finish_size(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  const cp_expr *a = args[0];
+  cp_type_kind k = pending(a) ? CP_TYPE_VARCHAR : a->type->kind;
+  if (k != CP_TYPE_ARRAY && k != CP_TYPE_MAP && k != CP_TYPE_MULTISET)
+    return type_error(err, "SIZE needs an ARRAY or a MAP, not ", a, "", NULL, "");
+  CP_RETURN_IF_ERROR(bound_node(out, CP_EXPR_FUNC, u->op, args, 1, CP_TYPE_INT, err));
+  (*out)->type->nullable = false;
+  return PAIMON_OK;
+}
+
+/* ARRAY(x, ...): the elements meet at their wider type as COALESCE's branches do. */
+static int finish_array(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  size_t n = u->n_args, *idx = malloc(n * sizeof *idx);
+  if (!idx) return CP_ENOMEM(err, "ARRAY");
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    idx[i] = i;
+    if (!rc && !pending(args[i]) &&
+        (cp_type_is_nested(args[i]->type) || args[i]->type->kind == CP_TYPE_VARIANT))
+      rc = type_error(err, "ARRAY elements must be atomic values, not ", args[i], "", NULL, "");
+  }
+  cp_type *element = NULL, *array = NULL;
+  if (rc == 0) rc = unify_branches(args, idx, n, &element, err);
+  free(idx);
+  if (rc == 0) rc = cp_type_new_collection(&array, CP_TYPE_ARRAY, element, false, err);
+  if (rc == 0) rc = bound_node(out, CP_EXPR_FUNC, u->op, args, n, (cp_type_kind)-1, err);
+  if (rc != 0) {
+    cp_type_free(array);
+    return rc;
+  }
+  (*out)->type = array;
+  return PAIMON_OK;
+}
+
 static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
   size_t n = u->n_args;
   cp_type_kind result = CP_TYPE_VARCHAR;
   int rc = 0;
   switch ((cp_func)u->op) {
+  case CP_FUNC_SIZE: return finish_size(u, args, out, err);
+  case CP_FUNC_ARRAY: return finish_array(u, args, out, err);
   case CP_FUNC_ABS:
     CP_RETURN_IF_ERROR(numeric_operand(&args[0], "ABS", err));
     return same_type_node(u, args, out, err);

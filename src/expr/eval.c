@@ -253,6 +253,7 @@ static int run_kernel(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *
   case CP_EXPR_CASE: return cp_kernel_pick(ctx, e, args, out, err);
   case CP_EXPR_ARITH: return cp_kernel_arith(ctx, e, args, out, err);
   case CP_EXPR_CAST: return cp_kernel_cast(ctx, e, args, out, err);
+  case CP_EXPR_FUNC: return cp_kernel_nested(ctx, e, args, out, err);
   default: return CP_KERNEL_DECLINED;
   }
 }

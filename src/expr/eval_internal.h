@@ -98,6 +98,9 @@ int cp_kernel_arith(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *ou
                     paimon_error *err);
 int cp_kernel_cast(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
                    paimon_error *err);
+/* SIZE and ARRAY (eval_nested.c); never declines those two. */
+int cp_kernel_nested(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
+                     paimon_error *err);
 
 /* The Arrow type id a Paimon atomic type is held in canonically (types/type_arrow.h). */
 cp_arrow_type cp_canonical_arrow_id(const cp_type *t);

@@ -459,19 +459,19 @@ int cp_expr_if(cp_expr **out, cp_expr *cond, cp_expr *then_value, cp_expr *else_
 }
 
 static const char *func_name(int f) {
-  static const char *const NAMES[] = {"CONCAT",    "UPPER", "LOWER", "LENGTH",
-                                      "SUBSTRING", "TRIM",  "ABS"};
-  return f >= 0 && f <= CP_FUNC_ABS ? NAMES[f] : "?";
+  static const char *const NAMES[] = {"CONCAT", "UPPER", "LOWER", "LENGTH", "SUBSTRING",
+                                      "TRIM",   "ABS",   "SIZE",  "ARRAY"};
+  return f >= 0 && f <= CP_FUNC_ARRAY ? NAMES[f] : "?";
 }
 
 int cp_expr_func(cp_expr **out, cp_func f, cp_expr **args, size_t n, paimon_error *err) {
   size_t lo = 1, hi = 1;
-  if (f == CP_FUNC_CONCAT) hi = SIZE_MAX;
+  if (f == CP_FUNC_CONCAT || f == CP_FUNC_ARRAY) hi = SIZE_MAX;
   if (f == CP_FUNC_SUBSTRING) lo = 2, hi = 3;
-  if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ABS || n < lo || n > hi) {
+  if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ARRAY || n < lo || n > hi) {
     free_all(args, n);
     *out = NULL;
-    if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ABS)
+    if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ARRAY)
       return paimon_error_set(err, PAIMON_EINVAL, "unknown function %d", (int)f);
     return paimon_error_set(err, PAIMON_EINVAL, "%s takes %zu%s arguments, not %zu", func_name(f),
                             lo,

@@ -120,7 +120,14 @@ typedef enum cp_func {
   CP_FUNC_LENGTH,    /* LENGTH(s): characters of a string, bytes of a binary; INT */
   CP_FUNC_SUBSTRING, /* SUBSTRING(s, pos[, len]): 1-based, negative pos counts from the end */
   CP_FUNC_TRIM,      /* TRIM(s): leading and trailing spaces */
-  CP_FUNC_ABS        /* ABS(x): same type; ABS of the minimum integer wraps */
+  CP_FUNC_ABS,       /* ABS(x): same type; ABS of the minimum integer wraps */
+  /* SIZE(a): the number of elements of an ARRAY, MAP or MULTISET; -1 for NULL (Spark's default,
+   * spark.sql.legacy.sizeOfNull); INT NOT NULL. */
+  CP_FUNC_SIZE,
+  /* ARRAY(x, ...): an ARRAY of its atomic arguments, which meet at their wider type as COALESCE's
+   * branches do (Spark's CreateArray); NOT NULL. Nested values have no cp_datum form, so these two
+   * evaluate column-at-a-time only; on one row (cp_expr_eval_row*) they are unknown. */
+  CP_FUNC_ARRAY
 } cp_func;
 
 /* How a literal gets its type. */

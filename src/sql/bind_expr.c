@@ -357,7 +357,10 @@ static const func_def funcs[] = {{"coalesce", F_COALESCE, 1, 1000},
                                  {"substring", CP_FUNC_SUBSTRING, 2, 3},
                                  {"substr", CP_FUNC_SUBSTRING, 2, 3},
                                  {"trim", CP_FUNC_TRIM, 1, 1},
-                                 {"abs", CP_FUNC_ABS, 1, 1}};
+                                 {"abs", CP_FUNC_ABS, 1, 1},
+                                 {"size", CP_FUNC_SIZE, 1, 1},
+                                 {"cardinality", CP_FUNC_SIZE, 1, 1},
+                                 {"array", CP_FUNC_ARRAY, 1, 1000}};
 
 static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
                      paimon_error *err) {
