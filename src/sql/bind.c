@@ -109,12 +109,18 @@ void cp_sql_scope_free(cp_sql_scope *s) {
 
 /* ---- resolution ----------------------------------------------------------------------------- */
 
+bool cp_sql_is_catalog_name(const char *name) {
+  return strcasecmp(name, "paimon") == 0 || strcasecmp(name, "spark_catalog") == 0;
+}
+
 static bool col_matches(const cp_rel_col *c, const cp_sql_name *n) {
   const char *col = n->parts[n->n - 1];
   if (strcasecmp(c->name, col) != 0) return false;
   if (n->n == 1) return true;
-  const char *q = n->parts[n->n - 2];
-  return c->qualifier && strcasecmp(c->qualifier, q) == 0;
+  if (!c->qualifier || strcasecmp(c->qualifier, n->parts[n->n - 2]) != 0) return false;
+  if (n->n == 2) return true;
+  if (!c->database || strcasecmp(c->database, n->parts[n->n - 3]) != 0) return false;
+  return n->n == 3 || cp_sql_is_catalog_name(n->parts[0]);
 }
 
 static void name_text(const cp_sql_name *n, char *buf, size_t size) {
@@ -147,8 +153,8 @@ static int not_found(const cp_sql_scope *s, const cp_sql_name *name, paimon_erro
 
 int cp_sql_resolve(const cp_sql_scope *s, const cp_sql_name *name, size_t *index,
                    paimon_error *err) {
-  if (name->n > 3)
-    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos, "column name with more than 3 parts");
+  if (name->n > 4)
+    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos, "column name with more than 4 parts");
   size_t found = SIZE_MAX, matches = 0;
   for (size_t i = 0; i < s->n_cols; i++) {
     if (!col_matches(&s->cols[i], name)) continue;

@@ -58,9 +58,15 @@ int cp_sql_scope_init(cp_sql_scope *s, const cp_rel_col *cols, size_t n_cols, co
                       paimon_error *err);
 void cp_sql_scope_free(cp_sql_scope *s);
 
-/* The column `name` refers to. ENOTFOUND "line L:C: A column or function parameter with name 'x'
- * cannot be resolved. Did you mean one of the following? [a, b]" or EINVAL "line L:C: Reference
- * 'id' is ambiguous, could be: t.id, s.id." */
+/* Whether `name` is the first part of a catalog-qualified name: the names Spark gives the catalog
+ * cpaimon's SQL stands for ("paimon", as Paimon's docs register its SparkCatalog, and Spark's
+ * session catalog "spark_catalog"), ASCII case-insensitively. */
+bool cp_sql_is_catalog_name(const char *name);
+
+/* The column `name` refers to: `col`, `q.col` (q: a table name or alias), and for a table read
+ * without an alias `db.t.col` and `<catalog>.db.t.col`, as Spark resolves them. ENOTFOUND "line
+ * L:C: A column or function parameter with name 'x' cannot be resolved. Did you mean one of the
+ * following? [a, b]" or EINVAL "line L:C: Reference 'id' is ambiguous, could be: t.id, s.id." */
 int cp_sql_resolve(const cp_sql_scope *s, const cp_sql_name *name, size_t *index,
                    paimon_error *err);
 

@@ -58,6 +58,7 @@ typedef struct cp_sql_scan_req {
   const bool *columns;      /* per column of t->row: read it; NULL: all */
   bool row_id, sequence;    /* add the hidden _ROW_ID / _SEQUENCE_NUMBER columns */
   const char *qualifier;    /* the relation's columns are qualified by this */
+  const char *database;     /* and, read without an alias, by this database (rel.h) */
 } cp_sql_scan_req;
 
 /* Reads the table into a relation. *snapshot_read (may be NULL) receives the snapshot read (0 for

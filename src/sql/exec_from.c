@@ -142,7 +142,8 @@ static int scan_table(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_
                          want,
                          named(x, "_ROW_ID"),
                          named(x, "_SEQUENCE_NUMBER"),
-                         f->alias ? f->alias : t.name};
+                         f->alias ? f->alias : t.name,
+                         f->alias ? NULL : t.database};
   if (!rc) rc = cp_sql_scan(&t, &req, out, NULL, err);
   if (rc && rc != PAIMON_ENOMEM && strncmp(err->message, "line ", 5) != 0)
     paimon_error_prefix(err, "line %d:%d", f->pos.line, f->pos.col);

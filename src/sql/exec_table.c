@@ -26,9 +26,12 @@
 
 int cp_sql_split_name(cp_sql_session *s, const cp_sql_name *name, char **db, char **table,
                       paimon_error *err) {
-  if (name->n > 2)
-    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos, "table name with more than 2 parts");
-  *db = strdup(name->n == 2 ? name->parts[0] : s->database);
+  if (name->n > 3 || (name->n == 3 && !cp_sql_is_catalog_name(name->parts[0])))
+    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos,
+                           "table name %s: only [catalog.]db.table, with the catalog paimon or "
+                           "spark_catalog",
+                           name->parts[0]);
+  *db = strdup(name->n >= 2 ? name->parts[name->n - 2] : s->database);
   *table = strdup(name->parts[name->n - 1]);
   if (*db && *table) return PAIMON_OK;
   free(*db);
@@ -207,6 +210,7 @@ static int scan_columns(const cp_sql_table *t, const cp_sql_scan_req *req, const
     CP_RETURN_IF_ERROR(cp_rel_col_init(&(*cols)[k++], row->fields[i].name, req->qualifier,
                                        row->fields[i].type, false, err));
   }
+
   cp_type *bigint = NULL;
   CP_RETURN_IF_ERROR(cp_type_new(&bigint, CP_TYPE_BIGINT, false, err));
   int rc = PAIMON_OK;
@@ -220,6 +224,8 @@ static int scan_columns(const cp_sql_table *t, const cp_sql_scan_req *req, const
                          err);
   }
   cp_type_free(bigint);
+  for (size_t i = 0; !rc && i < k; i++)
+    rc = cp_rel_col_set_database(&(*cols)[i], req->database, err);
   *n = k;
   return rc;
 }
