@@ -301,6 +301,56 @@ int cp_sql_display_name(const cp_sql_expr *e, char **out, paimon_error *err) {
   return PAIMON_OK;
 }
 
+/* ---- CHAR comparisons (Spark's ApplyCharTypePadding; sql/exec_char.c for the rest) --------- */
+
+int64_t cp_sql_num_chars(const uint8_t *s, int64_t len) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < len; i++) n += (s[i] & 0xC0) != 0x80;
+  return n;
+}
+
+/* Pads a string literal to `n` characters when it is shorter. */
+static int pad_literal(cp_expr *lit, int64_t n, paimon_error *err) {
+  if (lit->kind != CP_EXPR_LITERAL || !lit->type || !cp_type_is_string(lit->type) ||
+      lit->value.is_null)
+    return PAIMON_OK;
+  const uint8_t *s = lit->value.v.bytes.data;
+  size_t len = lit->value.v.bytes.len;
+  int64_t chars = cp_sql_num_chars(s, (int64_t)len);
+  if (chars >= n) return PAIMON_OK;
+  uint8_t *p = malloc(len + (size_t)(n - chars) + 1);
+  if (!p) return CP_ENOMEM(err, "CHAR padding");
+  if (len) memcpy(p, s, len);
+  memset(p + len, ' ', (size_t)(n - chars));
+  free(lit->storage);
+  lit->storage = p;
+  lit->value.v.bytes.data = p;
+  lit->value.v.bytes.len = len + (size_t)(n - chars);
+  return PAIMON_OK;
+}
+
+static bool char_column(const cp_expr *e) {
+  return e->kind == CP_EXPR_COLUMN && e->type && e->type->kind == CP_TYPE_CHAR;
+}
+
+/* The chain of first arguments with a loop, the others by recursion (expr.h, "Depth"). */
+int cp_sql_char_pad_comparisons(cp_expr *e, paimon_error *err) {
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->kind == CP_EXPR_COMPARE && e->n_args == 2) {
+      if (char_column(e->args[0]))
+        CP_RETURN_IF_ERROR(pad_literal(e->args[1], e->args[0]->type->length, err));
+      else if (char_column(e->args[1]))
+        CP_RETURN_IF_ERROR(pad_literal(e->args[0], e->args[1]->type->length, err));
+    } else if (e->kind == CP_EXPR_IN && char_column(e->args[0])) {
+      for (size_t i = 1; i < e->n_args; i++)
+        CP_RETURN_IF_ERROR(pad_literal(e->args[i], e->args[0]->type->length, err));
+    }
+    for (size_t i = 1; i < e->n_args; i++)
+      CP_RETURN_IF_ERROR(cp_sql_char_pad_comparisons(e->args[i], err));
+  }
+  return PAIMON_OK;
+}
+
 /* ---- entry points --------------------------------------------------------------------------- */
 
 int cp_sql_bind(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
@@ -309,6 +359,11 @@ int cp_sql_bind(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paim
   CP_RETURN_IF_ERROR(cp_sql_convert(s, e, &unbound, err));
   int rc = cp_expr_bind(unbound, s->row, false, out, err);
   cp_expr_free(unbound);
+  if (!rc) rc = cp_sql_char_pad_comparisons(*out, err);
+  if (rc && *out) {
+    cp_expr_free(*out);
+    *out = NULL;
+  }
   if (rc && rc != PAIMON_ENOMEM) paimon_error_prefix(err, "line %d:%d", e->pos.line, e->pos.col);
   return rc;
 }

@@ -70,8 +70,16 @@ bool cp_sql_is_catalog_name(const char *name);
 int cp_sql_resolve(const cp_sql_scope *s, const cp_sql_name *name, size_t *index,
                    paimon_error *err);
 
-/* Binds `e` in scope `s`; *out is a bound tree owned by the caller. Errors carry the line:column
- * of the expression. */
+/* Characters (UTF-8 code points) in s[0, len), as Spark's numChars counts them. */
+int64_t cp_sql_num_chars(const uint8_t *s, int64_t len);
+
+/* Pads the string literals compared with a CHAR(n) column (=, <>, <, <=, >, >=, <=>, IN) in the
+ * bound tree `e` to n characters, as Spark's ApplyCharTypePadding does (exec_char.c pads the
+ * column's values on read). cp_sql_bind applies it. */
+int cp_sql_char_pad_comparisons(cp_expr *e, paimon_error *err);
+
+/* Binds `e` in scope `s`; *out is a bound tree owned by the caller (string literals compared with
+ * CHAR columns padded). Errors carry the line:column of the expression. */
 int cp_sql_bind(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err);
 
 /* As cp_sql_bind, and checks that the result is BOOLEAN ("line L:C: WHERE must be a BOOLEAN

@@ -238,8 +238,10 @@ static bool pushable(const cp_sql_expr *e, const cp_sql_scope *scope) {
     if (e->kind == CP_SQL_E_COLUMN) {
       size_t i;
       paimon_error ignored;
-      /* Hidden columns stay out: the read path filters on the table's own columns. */
-      return cp_sql_resolve(scope, &e->name, &i, &ignored) == 0 && !scope->cols[i].hidden;
+      /* Hidden columns stay out: the read path filters on the table's own columns. So do CHAR
+       * columns: SQL compares them padded (exec_char.c), the files may hold them unpadded. */
+      return cp_sql_resolve(scope, &e->name, &i, &ignored) == 0 && !scope->cols[i].hidden &&
+             scope->cols[i].type->kind != CP_TYPE_CHAR;
     }
     for (size_t i = 1; i < e->n_args; i++)
       if (!pushable(e->args[i], scope)) return false;
@@ -383,7 +385,9 @@ int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_
   }
   out->cols = cols;
   out->n_cols = n;
-  return PAIMON_OK;
+  rc = cp_sql_char_pad_rel(out, err); /* Spark's read-side CHAR padding (exec_char.c) */
+  if (rc) cp_rel_free(out);
+  return rc;
 }
 
 /* ---- evaluation ----------------------------------------------------------------------------- */

@@ -122,17 +122,20 @@ static int share_child(const cp_rel *r, size_t i, struct ArrowArray *out, paimon
   return PAIMON_OK;
 }
 
+int cp_rel_column_share(const cp_rel *r, size_t i, struct ArrowSchema *schema,
+                        struct ArrowArray *array, paimon_error *err) {
+  memset(array, 0, sizeof *array);
+  CP_RETURN_IF_ERROR(cp_schema_copy(schema, r->schema.children[i], err));
+  int rc = share_child(r, i, array, err);
+  if (rc) cp_schema_release(schema);
+  return rc;
+}
+
 static int add_shared(cp_rel_builder *b, const cp_rel *r, size_t i, const char *name,
                       const char *qualifier, bool hidden, paimon_error *err) {
   struct ArrowSchema s;
   struct ArrowArray a;
-  memset(&a, 0, sizeof a);
-  CP_RETURN_IF_ERROR(cp_schema_copy(&s, r->schema.children[i], err));
-  int rc = share_child(r, i, &a, err);
-  if (rc) {
-    cp_schema_release(&s);
-    return rc;
-  }
+  CP_RETURN_IF_ERROR(cp_rel_column_share(r, i, &s, &a, err));
   return cp_rel_builder_add(b, name, qualifier, r->cols[i].type, hidden, &s, &a, err);
 }
 

@@ -50,6 +50,11 @@ void cp_rel_free(cp_rel *r);
 
 /* Deep-copies column metadata (n entries) into a new malloc'd array. */
 int cp_rel_cols_copy(const cp_rel_col *src, size_t n, cp_rel_col **out, paimon_error *err);
+/* Column i of `r` as an array of its own (zero-copy, narrowed to the relation's rows) and a copy of
+ * its schema, both owned by the caller. */
+int cp_rel_column_share(const cp_rel *r, size_t i, struct ArrowSchema *schema,
+                        struct ArrowArray *array, paimon_error *err);
+
 /* Sets (copies) or clears c->database. */
 int cp_rel_col_set_database(cp_rel_col *c, const char *database, paimon_error *err);
 void cp_rel_cols_free(cp_rel_col *cols, size_t n);
