@@ -144,6 +144,19 @@ int cp_chain_push(cp_chain *c, const void *node, paimon_error *err) {
   return PAIMON_OK;
 }
 
+int cp_chain_collect(cp_chain *c, const void *first, const void *(*next)(const void *),
+                     paimon_error *err) {
+  cp_chain_init(c);
+  for (const void *node = first; node; node = next(node)) {
+    int rc = cp_chain_push(c, node, err);
+    if (rc != 0) {
+      cp_chain_free(c);
+      return rc;
+    }
+  }
+  return PAIMON_OK;
+}
+
 void cp_chain_free(cp_chain *c) {
   if (c->nodes != c->inline_nodes) free(c->nodes);
   cp_chain_init(c);

@@ -96,6 +96,11 @@ static inline void cp_chain_init(cp_chain *c) {
 /* Appends `node`; ENOMEM leaves the chain as it was. */
 int cp_chain_push(cp_chain *c, const void *node, paimon_error *err);
 
+/* Initialises `c` and collects first, next(first), next(next(first)), ... until NULL. On ENOMEM
+ * the chain is freed. */
+int cp_chain_collect(cp_chain *c, const void *first, const void *(*next)(const void *),
+                     paimon_error *err);
+
 void cp_chain_free(cp_chain *c);
 
 #endif

@@ -205,12 +205,8 @@ static int eval_rows(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, cp_
     cp_vec_set_scalar(out, &r);
     return PAIMON_OK;
   }
-  struct ArrowSchema schema;
-  CP_RETURN_IF_ERROR(cp_type_to_arrow(e->type, "", &schema, err));
   cp_builder *b = NULL;
-  int rc = cp_builder_create(&b, &schema, err);
-  cp_schema_release(&schema);
-  if (rc == 0) rc = cp_builder_reserve(b, ctx->n, 0, err);
+  int rc = cp_result_builder(ctx, e, &b, err);
   cp_arena rows = CP_ARENA_INIT;
   for (int64_t i = 0; rc == 0 && i < ctx->n; i++) {
     cp_datum r;
@@ -224,6 +220,17 @@ static int eval_rows(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, cp_
   if (rc == 0) rc = cp_builder_finish(b, &array, err);
   cp_builder_free(b);
   if (rc == 0) rc = cp_vec_adopt(out, e->type, &array, err);
+  return rc;
+}
+
+int cp_result_builder(const cp_eval_ctx *ctx, const cp_expr *e, cp_builder **out,
+                      paimon_error *err) {
+  *out = NULL;
+  struct ArrowSchema schema;
+  CP_RETURN_IF_ERROR(cp_type_to_arrow(e->type, "", &schema, err));
+  int rc = cp_builder_create(out, &schema, err);
+  cp_schema_release(&schema);
+  if (rc == 0) rc = cp_builder_reserve(*out, ctx->n, 0, err);
   return rc;
 }
 

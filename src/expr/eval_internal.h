@@ -57,6 +57,10 @@ static inline int cp_vec_get(const cp_vec *v, const cp_type *t, int64_t i, cp_da
   return cp_datum_from_view(t, v->view, i, out, err);
 }
 
+/* A builder for ctx->n rows of e's type (its canonical Arrow type), reserved. */
+int cp_result_builder(const cp_eval_ctx *ctx, const cp_expr *e, cp_builder **out,
+                      paimon_error *err);
+
 /* ---- output buffers ----------------------------------------------------------------------- */
 
 /* A fixed-width or boolean result being filled in place: values (n elements of `width` bytes, or

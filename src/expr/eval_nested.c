@@ -40,12 +40,8 @@ static int size_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *arg, cp
 static int array_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, cp_vec *out,
                         paimon_error *err) {
   const cp_type *elem = e->type->element;
-  struct ArrowSchema schema;
-  CP_RETURN_IF_ERROR(cp_type_to_arrow(e->type, "", &schema, err));
   cp_builder *b = NULL;
-  int rc = cp_builder_create(&b, &schema, err);
-  cp_schema_release(&schema);
-  if (rc == 0) rc = cp_builder_reserve(b, ctx->n, 0, err);
+  int rc = cp_result_builder(ctx, e, &b, err);
   cp_builder *items = rc == 0 ? cp_builder_child(b, 0) : NULL;
   for (int64_t i = 0; rc == 0 && i < ctx->n; i++) {
     for (size_t k = 0; rc == 0 && k < e->n_args; k++) {

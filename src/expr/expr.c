@@ -37,16 +37,13 @@ uint32_t cp_expr_set_depth(cp_expr *e) {
   return d;
 }
 
+static const void *first_arg(const void *node) {
+  const cp_expr *e = node;
+  return e->n_args ? e->args[0] : NULL;
+}
+
 int cp_expr_spine(cp_chain *c, const cp_expr *e, paimon_error *err) {
-  cp_chain_init(c);
-  for (; e; e = e->n_args ? e->args[0] : NULL) {
-    int rc = cp_chain_push(c, e, err);
-    if (rc != 0) {
-      cp_chain_free(c);
-      return rc;
-    }
-  }
-  return PAIMON_OK;
+  return cp_chain_collect(c, e, first_arg, err);
 }
 
 /* Down the chain of first arguments with a loop (expr.h, "Depth"). */

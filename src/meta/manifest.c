@@ -350,9 +350,14 @@ static int get_string(reader *r, const cp_avro_value *v, const char **out) {
 }
 
 /* A file name (meta/data_file.h: plain names only), checked on its stored bytes so that a NUL
- * inside cannot hide a '/' after it. `what` says which name, for the error. */
-static int get_name(reader *r, const cp_avro_value *v, const char *what, const char **out) {
+ * inside cannot hide a '/' after it. `what` says which name, for the error; a `required` one
+ * may not be absent. */
+static int get_name(reader *r, const cp_avro_value *v, const char *what, bool required,
+                    const char **out) {
   const cp_avro_value *u = cp_avro_value_unwrap(v);
+  if (!u && required)
+    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: %s without a name", r->name,
+                            r->record, what);
   if (u && cp_check_file_name((const char *)u->u.bytes.data, u->u.bytes.len, what, r->err) != 0)
     return paimon_error_prefix(r->err, "%s: record %zu", r->name, r->record);
   return get_string(r, v, out);
@@ -438,10 +443,7 @@ static int get_stats(reader *r, const cp_avro_value *rec, cp_simple_stats *s) {
 
 static int get_file(reader *r, const cp_avro_value *rec, cp_data_file_meta *m) {
   memset(m, 0, sizeof *m);
-  CP_RETURN_IF_ERROR(get_name(r, field(rec, DF_FILE_NAME), "data file", &m->file_name));
-  if (!m->file_name)
-    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: data file without a name",
-                            r->name, r->record);
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, DF_FILE_NAME), "data file", true, &m->file_name));
   get_opt_long(field(rec, DF_FILE_SIZE), &m->file_size);
   get_opt_long(field(rec, DF_ROW_COUNT), &m->row_count);
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, DF_MIN_KEY), &m->min_key));
@@ -511,10 +513,7 @@ static int meta_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   cp_manifest_file_meta m;
   memset(&m, 0, sizeof m);
   CP_RETURN_IF_ERROR(check_version(r, field(rec, MF_VERSION), MANIFEST_VERSION));
-  CP_RETURN_IF_ERROR(get_name(r, field(rec, MF_FILE_NAME), "manifest", &m.file_name));
-  if (!m.file_name)
-    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: manifest without a name",
-                            r->name, r->record);
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, MF_FILE_NAME), "manifest", true, &m.file_name));
   get_opt_long(field(rec, MF_FILE_SIZE), &m.file_size);
   get_opt_long(field(rec, MF_ADDED), &m.num_added_files);
   get_opt_long(field(rec, MF_DELETED), &m.num_deleted_files);
@@ -566,10 +565,7 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, IM_PARTITION), &e.partition));
   get_opt_int(field(rec, IM_BUCKET), &e.bucket);
   CP_RETURN_IF_ERROR(get_string(r, field(rec, IM_INDEX_TYPE), &e.index_type));
-  CP_RETURN_IF_ERROR(get_name(r, field(rec, IM_FILE_NAME), "index file", &e.file_name));
-  if (!e.file_name)
-    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: index file without a name",
-                            r->name, r->record);
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, IM_FILE_NAME), "index file", true, &e.file_name));
   get_opt_long(field(rec, IM_FILE_SIZE), &e.file_size);
   get_opt_long(field(rec, IM_ROW_COUNT), &e.row_count);
   const cp_avro_value *arr = cp_avro_value_unwrap(field(rec, IM_DV_RANGES));
@@ -583,7 +579,7 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
         return paimon_error_set(r->err, PAIMON_ECORRUPT,
                                 "%s: record %zu: null deletion-vector range", r->name, r->record);
       CP_RETURN_IF_ERROR(
-          get_name(r, field(dv, DV_F0), "deletion vector's data file", &dvs[i].data_file));
+          get_name(r, field(dv, DV_F0), "deletion vector's data file", true, &dvs[i].data_file));
       get_opt_int(field(dv, DV_F1), &dvs[i].offset);
       get_opt_int(field(dv, DV_F2), &dvs[i].length);
       dvs[i].has_cardinality = get_opt_long(field(dv, DV_CARDINALITY), &dvs[i].cardinality);

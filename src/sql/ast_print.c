@@ -309,16 +309,13 @@ static int expr_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_err
   return rc;
 }
 
+static const void *first_arg(const void *node) {
+  const cp_sql_expr *e = node;
+  return e->n_args ? e->args[0] : NULL;
+}
+
 int cp_sql_expr_spine(cp_chain *c, const cp_sql_expr *e, paimon_error *err) {
-  cp_chain_init(c);
-  for (; e; e = e->n_args ? e->args[0] : NULL) {
-    int rc = cp_chain_push(c, e, err);
-    if (rc != 0) {
-      cp_chain_free(c);
-      return rc;
-    }
-  }
-  return PAIMON_OK;
+  return cp_chain_collect(c, e, first_arg, err);
 }
 
 int cp_sql_print_expr(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {

@@ -16,22 +16,11 @@ import pytest
 import cpaimon
 from cpaimon.write import CommitMessage
 
-SCHEMA = pa.schema([pa.field("id", pa.int32(), nullable=False), ("v", pa.string())])
+from test_table_errors import make_table as make_in
 
 
 def make_table(tmp_path, options=None, commits=2):
-    catalog = cpaimon.CatalogFactory.create({"warehouse": str(tmp_path / "wh")})
-    catalog.create_database("db", True)
-    opts = {"row-tracking.enabled": "true"}
-    opts.update(options or {})
-    catalog.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(SCHEMA, options=opts))
-    t = catalog.get_table("db.t")
-    for i in range(commits):
-        wb = t.new_batch_write_builder()
-        w, c = wb.new_write(), wb.new_commit()
-        w.write_arrow(pa.table({"id": pa.array([i], pa.int32()), "v": [str(i)]}))
-        c.commit(w.prepare_commit())
-    return catalog, tmp_path / "wh" / "db.db" / "t"
+    return make_in(tmp_path / "wh", commits=commits, options=options)
 
 
 def read_ids(catalog):

@@ -9,11 +9,13 @@ import cpaimon
 SCHEMA = pa.schema([pa.field("id", pa.int32(), nullable=False), ("v", pa.string())])
 
 
-def make_table(tmp_path, commits=2):
+def make_table(tmp_path, commits=2, options=None):
+    """Table db.t of warehouse `tmp_path`, row tracking (and `options`), `commits` one-row
+    commits; returns the catalog and the table directory."""
     catalog = cpaimon.CatalogFactory.create({"warehouse": str(tmp_path)})
     catalog.create_database("db", True)
     catalog.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
-        SCHEMA, options={"row-tracking.enabled": "true"}))
+        SCHEMA, options={"row-tracking.enabled": "true", **(options or {})}))
     t = catalog.get_table("db.t")
     for i in range(commits):
         wb = t.new_batch_write_builder()

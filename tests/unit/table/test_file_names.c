@@ -36,32 +36,12 @@ static void text(const char *column, int64_t id, char *buf, size_t cap) {
 
 /* Messages of one uncommitted write of ids 0..2. */
 static paimon_commit_messages *pending_write(paimon_table *t) {
-  paimon_error err;
-  cp_type *row = NULL;
   struct ArrowSchema schema;
   struct ArrowArray array;
-  CHECK_OK(cp_type_parse("ROW<id BIGINT, v STRING>", &row, &err), &err);
-  CHECK_OK(cp_row_to_arrow_schema(row, &schema, &err), &err);
-  cp_builder *b = NULL;
-  CHECK_OK(cp_builder_create(&b, &schema, &err), &err);
-  for (int i = 0; i < 3; i++) {
-    char s[32];
-    text("v", i, s, sizeof s);
-    CHECK_OK(cp_builder_append_int64(cp_builder_child(b, 0), i, &err), &err);
-    CHECK_OK(cp_builder_append_str(cp_builder_child(b, 1), s, &err), &err);
-    CHECK_OK(cp_builder_end_element(b, &err), &err);
-  }
-  CHECK_OK(cp_builder_finish(b, &array, &err), &err);
-  paimon_write *w = NULL;
-  paimon_commit_messages *m = NULL;
-  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
-  CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
-  CHECK_OK(paimon_write_prepare_commit(w, &m, &err), &err);
-  paimon_write_free(w);
-  cp_builder_free(b);
+  rows_batch("ROW<id BIGINT, v STRING>", 0, 3, text, &schema, &array);
+  paimon_commit_messages *m = write_arrow(t, &schema, &array);
   schema.release(&schema);
   array.release(&array);
-  cp_type_free(row);
   return m;
 }
 
