@@ -38,6 +38,13 @@ seed_dir() {
       printf '\2<Error><Code>NoSuchKey</Code><Message>m</Message><RequestId>r</RequestId></Error>' >"$dir/error" ;;
     fuzz_expr_text)
       printf '2024-05-14 01:02:03.456' >"$dir/ts" ;;
+    fuzz_sql_chains)
+      # place, operator, length, expression: a + ... in SELECT, OR in WHERE, UNION ALL branches.
+      printf '\000\000\377a' >"$dir/sum"
+      printf '\001\007\377a = 1' >"$dir/or"
+      printf '\001\006\100a IS NOT NULL' >"$dir/and"
+      printf '\002\000\077a + 1' >"$dir/union"
+      printf '\000\005\020s' >"$dir/concat" ;;
   esac
   echo "$dir"
 }

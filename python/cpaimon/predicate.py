@@ -11,8 +11,38 @@ from cpaimon import _cpaimon
 
 
 class Predicate:
-    def __init__(self, handle):
-        self._handle = handle
+    """A C predicate, or an AND / OR of predicates that is built in C when first needed.
+
+    Combining is lazy so that a chain joined two at a time (``p = or_predicates([p, q])``, n
+    times) is built once, in O(n), instead of copying the tree at every join; the tree is walked
+    with a loop, never by recursion, however deep it is.
+    """
+
+    def __init__(self, handle=None, how=None, children=None):
+        self._built = handle
+        self._how = how
+        self._children = children
+
+    @property
+    def _handle(self):
+        if self._built is None:
+            self._built = _cpaimon.predicate_build(self._program())
+            self._children = None
+        return self._built
+
+    def _program(self):
+        """The tree in postfix order for ``_cpaimon.predicate_build``."""
+        program, todo = [], [(self, False)]
+        while todo:
+            node, combined = todo.pop()
+            if node._built is not None:
+                program.append(node._built)
+            elif combined:
+                program.append((node._how, len(node._children)))
+            else:
+                todo.append((node, True))
+                todo.extend((child, False) for child in reversed(node._children))
+        return program
 
     def __repr__(self):
         return f"Predicate({_cpaimon.predicate_text(self._handle)})"
@@ -81,7 +111,7 @@ class PredicateBuilder:
             return None
         if len(predicates) == 1:
             return predicates[0]
-        return Predicate(_cpaimon.predicate_combine("and", [p._handle for p in predicates]))
+        return Predicate(how="and", children=predicates)
 
     @staticmethod
     def or_predicates(predicates: List[Predicate]) -> Optional[Predicate]:
@@ -90,4 +120,4 @@ class PredicateBuilder:
             return None
         if len(predicates) == 1:
             return predicates[0]
-        return Predicate(_cpaimon.predicate_combine("or", [p._handle for p in predicates]))
+        return Predicate(how="or", children=predicates)

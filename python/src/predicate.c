@@ -86,45 +86,68 @@ static PyObject *py_predicate_leaf(PyObject *self, PyObject *args) {
   return rc ? cp_py_raise(rc, &err) : wrap_pred(p);
 }
 
-/* predicate_combine("and"|"or"|"not", [capsules]) — consumes the children. */
-static PyObject *py_predicate_combine(PyObject *self, PyObject *args) {
-  const char *how;
+/* Combines the top `k` predicates of the stack (consumed) into one with `how`. */
+static int combine(const char *how, paimon_predicate **stack, size_t *n, size_t k,
+                   paimon_error *err) {
+  if (k == 0 || k > *n)
+    return paimon_error_set(err, PAIMON_EINVAL, "predicate program is malformed");
+  paimon_predicate **kids = stack + *n - k, *p = NULL;
+  int rc;
+  *n -= k;
+  if (strcmp(how, "not") == 0 && k == 1)
+    rc = paimon_predicate_not(&p, kids[0], err);
+  else if (strcmp(how, "and") == 0)
+    rc = paimon_predicate_and(&p, kids, k, err);
+  else if (strcmp(how, "or") == 0)
+    rc = paimon_predicate_or(&p, kids, k, err);
+  else {
+    for (size_t i = 0; i < k; i++) paimon_predicate_free(kids[i]);
+    return paimon_error_set(err, PAIMON_EINVAL, "cannot combine predicates with '%s'", how);
+  }
+  if (rc == 0) stack[(*n)++] = p;
+  return rc;
+}
+
+/* predicate_build(program): a predicate tree in postfix order, each item a predicate capsule
+ * (copied: Python keeps its own) or a (how, k) pair combining the k predicates before it with
+ * "and" / "or" / "not". The Python PredicateBuilder combines lazily and builds a whole tree here
+ * at once, so a chain of n predicates joined two at a time costs O(n), not a copy per join. */
+static PyObject *py_predicate_build(PyObject *self, PyObject *args) {
   PyObject *seq;
-  if (!PyArg_ParseTuple(args, "sO", &how, &seq)) return NULL;
-  PyObject *fast = PySequence_Fast(seq, "expected a list of predicates");
+  if (!PyArg_ParseTuple(args, "O", &seq)) return NULL;
+  PyObject *fast = PySequence_Fast(seq, "expected a list");
   if (!fast) return NULL;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  paimon_predicate **kids = PyMem_Calloc((size_t)(n ? n : 1), sizeof *kids);
-  for (Py_ssize_t i = 0; kids && i < n; i++)
-    if (!PyCapsule_IsValid(PySequence_Fast_GET_ITEM(fast, i), PRED_CAPSULE)) {
-      PyMem_Free(kids);
-      Py_DECREF(fast);
-      return PyErr_Format(PyExc_TypeError, "expected predicates");
-    }
-  paimon_error err;
-  bool ok = kids != NULL;
-  for (Py_ssize_t i = 0; ok && i < n; i++)
-    ok = (kids[i] = copy_pred(PySequence_Fast_GET_ITEM(fast, i), &err)) != NULL;
-  Py_DECREF(fast);
-  if (!ok) {
-    for (Py_ssize_t i = 0; kids && i < n; i++) paimon_predicate_free(kids[i]);
-    PyMem_Free(kids);
+  Py_ssize_t n_items = PySequence_Fast_GET_SIZE(fast);
+  paimon_predicate **stack = PyMem_Calloc((size_t)(n_items ? n_items : 1), sizeof *stack);
+  if (!stack) {
+    Py_DECREF(fast);
     return PyErr_NoMemory();
   }
-  paimon_predicate *p = NULL;
-  int rc;
-  if (strcmp(how, "not") == 0 && n == 1)
-    rc = paimon_predicate_not(&p, kids[0], &err);
-  else if (strcmp(how, "and") == 0)
-    rc = paimon_predicate_and(&p, kids, (size_t)n, &err);
-  else if (strcmp(how, "or") == 0)
-    rc = paimon_predicate_or(&p, kids, (size_t)n, &err);
-  else {
-    for (Py_ssize_t i = 0; i < n; i++) paimon_predicate_free(kids[i]);
-    PyMem_Free(kids);
-    return PyErr_Format(PyExc_ValueError, "cannot combine predicates with '%s'", how);
+  size_t n = 0;
+  paimon_error err;
+  int rc = 0;
+  for (Py_ssize_t i = 0; rc == 0 && i < n_items; i++) {
+    PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+    const char *how;
+    Py_ssize_t k;
+    if (PyCapsule_IsValid(item, PRED_CAPSULE)) {
+      stack[n] = copy_pred(item, &err);
+      rc = stack[n] ? 0 : PAIMON_ENOMEM;
+      n += stack[n] != NULL;
+    } else if (PyTuple_Check(item) && PyArg_ParseTuple(item, "sn", &how, &k) && k > 0) {
+      rc = combine(how, stack, &n, (size_t)k, &err);
+    } else {
+      PyErr_Clear();
+      rc = paimon_error_set(&err, PAIMON_EINVAL, "predicate program item %zd is malformed", i);
+    }
   }
-  PyMem_Free(kids);
+  Py_DECREF(fast);
+  if (rc == 0 && n != 1)
+    rc = paimon_error_set(&err, PAIMON_EINVAL, "predicate program is malformed");
+  paimon_predicate *p = rc == 0 ? stack[0] : NULL;
+  if (rc != 0)
+    for (size_t i = 0; i < n; i++) paimon_predicate_free(stack[i]);
+  PyMem_Free(stack);
   return rc ? cp_py_raise(rc, &err) : wrap_pred(p);
 }
 
@@ -153,7 +176,7 @@ static PyObject *py_rb_set_filter(PyObject *self, PyObject *args) {
 
 PyMethodDef cp_py_predicate_methods[] = {
     {"predicate_leaf", py_predicate_leaf, METH_VARARGS, NULL},
-    {"predicate_combine", py_predicate_combine, METH_VARARGS, NULL},
+    {"predicate_build", py_predicate_build, METH_VARARGS, NULL},
     {"predicate_text", py_predicate_text, METH_VARARGS, NULL},
     {"read_builder_set_filter", py_rb_set_filter, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};

@@ -74,11 +74,12 @@ int cp_print_csv(cp_buf *out, const struct ArrowSchema *schema, const struct Arr
 int cp_print_jsonl(cp_buf *out, const struct ArrowSchema *schema, const struct ArrowArray *batch,
                    paimon_error *err);
 
-/* CSV / JSON lines of every batch of a stream (one header line for CSV when `header`). The stream
- * is consumed but not released. */
-int cp_print_csv_stream(cp_buf *out, struct ArrowArrayStream *stream, bool header,
+/* CSV / JSON lines of the first `limit` rows of a stream (-1: every row; one header line for CSV
+ * when `header`). The stream is consumed (up to the limit) but not released. */
+int cp_print_csv_stream(cp_buf *out, struct ArrowArrayStream *stream, bool header, int64_t limit,
                         paimon_error *err);
-int cp_print_jsonl_stream(cp_buf *out, struct ArrowArrayStream *stream, paimon_error *err);
+int cp_print_jsonl_stream(cp_buf *out, struct ArrowArrayStream *stream, int64_t limit,
+                          paimon_error *err);
 
 /* Shortest decimal text that round-trips, in Java's Double.toString / Float.toString layout
  * ("1.0", "1.0E10", "1.234E-5", "NaN", "-Infinity", "-0.0"). */

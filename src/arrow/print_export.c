@@ -275,28 +275,32 @@ int cp_print_jsonl(cp_buf *out, const struct ArrowSchema *schema, const struct A
 /* ---- streams -------------------------------------------------------------------------------- */
 
 static int each_batch(cp_buf *out, struct ArrowArrayStream *stream, bool csv, bool header,
-                      paimon_error *err) {
+                      int64_t limit, paimon_error *err) {
   struct ArrowSchema schema;
   CP_RETURN_IF_ERROR(cp_stream_get_schema(stream, &schema, err));
   int rc = require_struct(&schema, err);
   if (rc == 0 && csv && header) rc = csv_header(out, &schema, err);
-  while (rc == 0) {
+  while (rc == 0 && limit != 0) {
     struct ArrowArray batch;
     rc = cp_stream_next(stream, &batch, err);
     if (rc != 0 || !batch.release) break;
-    rc = csv ? cp_print_csv(out, &schema, &batch, false, err)
-             : cp_print_jsonl(out, &schema, &batch, err);
+    if (limit > 0 && batch.length > limit) rc = cp_array_slice_inplace(&batch, 0, limit, err);
+    if (limit > 0) limit -= batch.length;
+    if (rc == 0)
+      rc = csv ? cp_print_csv(out, &schema, &batch, false, err)
+               : cp_print_jsonl(out, &schema, &batch, err);
     cp_array_release(&batch);
   }
   cp_schema_release(&schema);
   return rc;
 }
 
-int cp_print_csv_stream(cp_buf *out, struct ArrowArrayStream *stream, bool header,
+int cp_print_csv_stream(cp_buf *out, struct ArrowArrayStream *stream, bool header, int64_t limit,
                         paimon_error *err) {
-  return each_batch(out, stream, true, header, err);
+  return each_batch(out, stream, true, header, limit, err);
 }
 
-int cp_print_jsonl_stream(cp_buf *out, struct ArrowArrayStream *stream, paimon_error *err) {
-  return each_batch(out, stream, false, false, err);
+int cp_print_jsonl_stream(cp_buf *out, struct ArrowArrayStream *stream, int64_t limit,
+                          paimon_error *err) {
+  return each_batch(out, stream, false, false, limit, err);
 }

@@ -130,3 +130,34 @@ void cp_arena_free(cp_arena *a) {
   a->used = 0;
   a->total = 0;
 }
+
+int cp_chain_push(cp_chain *c, const void *node, paimon_error *err) {
+  if (c->n == c->cap) {
+    const void **grown = malloc(2 * c->cap * sizeof *grown);
+    if (!grown) return paimon_error_set(err, PAIMON_ENOMEM, "out of memory (chain of %zu)", c->n);
+    memcpy(grown, c->nodes, c->n * sizeof *grown);
+    if (c->nodes != c->inline_nodes) free(c->nodes);
+    c->nodes = grown;
+    c->cap *= 2;
+  }
+  c->nodes[c->n++] = node;
+  return PAIMON_OK;
+}
+
+int cp_chain_collect(cp_chain *c, const void *first, const void *(*next)(const void *),
+                     paimon_error *err) {
+  cp_chain_init(c);
+  for (const void *node = first; node; node = next(node)) {
+    int rc = cp_chain_push(c, node, err);
+    if (rc != 0) {
+      cp_chain_free(c);
+      return rc;
+    }
+  }
+  return PAIMON_OK;
+}
+
+void cp_chain_free(cp_chain *c) {
+  if (c->nodes != c->inline_nodes) free(c->nodes);
+  cp_chain_init(c);
+}

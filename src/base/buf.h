@@ -78,4 +78,29 @@ char *cp_arena_strdup(cp_arena *a, const char *s);
 
 void cp_arena_free(cp_arena *a);
 
+/* The nodes met along a chain of pointers (a tree's first arguments, a query's left operands),
+ * collected so that a pass can walk the chain from its end with a loop where recursion would need
+ * a stack frame per node. Eight nodes need no allocation. */
+typedef struct cp_chain {
+  const void **nodes;
+  size_t n, cap;
+  const void *inline_nodes[8];
+} cp_chain;
+
+static inline void cp_chain_init(cp_chain *c) {
+  c->nodes = c->inline_nodes;
+  c->n = 0;
+  c->cap = sizeof c->inline_nodes / sizeof c->inline_nodes[0];
+}
+
+/* Appends `node`; ENOMEM leaves the chain as it was. */
+int cp_chain_push(cp_chain *c, const void *node, paimon_error *err);
+
+/* Initialises `c` and collects first, next(first), next(next(first)), ... until NULL. On ENOMEM
+ * the chain is freed. */
+int cp_chain_collect(cp_chain *c, const void *first, const void *(*next)(const void *),
+                     paimon_error *err);
+
+void cp_chain_free(cp_chain *c);
+
 #endif

@@ -22,6 +22,13 @@ enum { CP_JSON_MAX_DEPTH = 1000 };
 
 int cp_json_parse(const void *data, size_t len, const char *source, json_t **out,
                   paimon_error *err) {
+  *out = NULL;
+  /* jansson calls an empty buffer "wrong arguments" at line -1; say what it is. */
+  size_t blank = 0;
+  while (blank < len && strchr(" \t\r\n", ((const char *)data)[blank])) blank++;
+  if (blank == len)
+    return paimon_error_set(err, PAIMON_ECORRUPT, "%s: the file is empty%s", source,
+                            len ? " (white space only)" : "");
   json_error_t je;
   *out = json_loadb(data, len, JSON_DECODE_ANY, &je);
   if (*out) return PAIMON_OK;

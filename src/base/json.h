@@ -44,7 +44,8 @@
 
 /* Parses `len` bytes of JSON text (any value at the top level; duplicate keys keep the last, as
  * Jackson does). `source` names the bytes' origin for messages, e.g. the file path. Malformed
- * input is ECORRUPT: "<source>: invalid JSON at line L, column C: <reason>". */
+ * input is ECORRUPT: "<source>: invalid JSON at line L, column C: <reason>"; empty input (or white
+ * space only) "<source>: the file is empty". */
 int cp_json_parse(const void *data, size_t len, const char *source, json_t **out,
                   paimon_error *err);
 

@@ -153,14 +153,8 @@ static int cmd_cat(int argc, char **argv) {
 
 typedef struct rewrite_args {
   const char *in, *out, *codec;
-  long level, sync_interval;
+  int64_t level, sync_interval;
 } rewrite_args;
-
-static int parse_number(const char *s, long *out) {
-  char *end;
-  *out = strtol(s, &end, 10);
-  return *s && !*end ? 0 : -1;
-}
 
 static int parse_rewrite(int argc, char **argv, rewrite_args *a) {
   for (int i = 1; i < argc; i++) {
@@ -172,11 +166,12 @@ static int parse_rewrite(int argc, char **argv, rewrite_args *a) {
     if (strcmp(arg, "--codec") == 0)
       a->codec = argv[++i];
     else if (strcmp(arg, "--level") == 0) {
-      if (parse_number(argv[++i], &a->level))
-        return usage_error(rewrite_usage, "bad --level '%s'", argv[i]);
+      if (cli_parse_int("avro rewrite", "--level", argv[++i], INT32_MIN, INT32_MAX, &a->level))
+        return 2;
     } else if (strcmp(arg, "--sync-interval") == 0) {
-      if (parse_number(argv[++i], &a->sync_interval) || a->sync_interval < 0)
-        return usage_error(rewrite_usage, "bad --sync-interval '%s'", argv[i]);
+      if (cli_parse_int("avro rewrite", "--sync-interval", argv[++i], 0, INT32_MAX,
+                        &a->sync_interval))
+        return 2;
     } else if (arg[0] == '-')
       return usage_error(rewrite_usage, "unknown option '%s'", arg);
     else if (!a->in)

@@ -2,6 +2,11 @@
 #ifndef CP_CLI_H
 #define CP_CLI_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpaimon/catalog.h"
+
 struct cli_command {
   const char *name;
   const char *summary;
@@ -16,9 +21,11 @@ int cli_cat(int argc, char **argv);     /* cli/table.c */
 int cli_sql(int argc, char **argv);     /* cli/sql.c */
 int cli_check(int argc, char **argv);   /* cli/check.c */
 
-#include <stdbool.h>
-
-#include "cpaimon/catalog.h"
+/* Parses `text`, the value of `flag` of `cmd`, as a decimal integer in [min, max]: an optional
+ * minus and digits, nothing else. Otherwise prints "cpaimon CMD: FLAG needs a whole number ...,
+ * not 'TEXT'" to stderr and returns -1 (the caller exits with status 2). cli/args.c. */
+int cli_parse_int(const char *cmd, const char *flag, const char *text, int64_t min, int64_t max,
+                  int64_t *out);
 
 /* cli/catalog_opts.c: takes `--catalog KEY=VALUE` and `--catalog-file FILE` out of argv (anywhere
  * on the line); 0, or the exit status of a usage error. */

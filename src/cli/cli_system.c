@@ -27,10 +27,10 @@ static size_t split_columns(char *copy, char **cols, size_t max) {
   return n;
 }
 
-static int print_stream(struct ArrowArrayStream *stream, int64_t limit, const char *format,
-                        cp_buf *out, paimon_error *err) {
-  if (strcmp(format, "csv") == 0) return cp_print_csv_stream(out, stream, true, err);
-  if (strcmp(format, "json") == 0) return cp_print_jsonl_stream(out, stream, err);
+int cli_print_stream(struct ArrowArrayStream *stream, int64_t limit, const char *format,
+                     cp_buf *out, paimon_error *err) {
+  if (strcmp(format, "csv") == 0) return cp_print_csv_stream(out, stream, true, limit, err);
+  if (strcmp(format, "json") == 0) return cp_print_jsonl_stream(out, stream, limit, err);
   cp_print_options po = {limit, 20};
   return cp_print_table_stream(out, stream, &po, err);
 }
@@ -57,7 +57,7 @@ int cli_cat_system(const char *warehouse, const char *ident, const char *columns
   if (!rc)
     rc = paimon_system_table_read(st, copy ? (const char *const *)cols : NULL, n, NULL, &stream,
                                   &err);
-  if (!rc) rc = print_stream(&stream, limit, format, &out, &err);
+  if (!rc) rc = cli_print_stream(&stream, limit, format, &out, &err);
   if (!rc && out.len) fwrite(out.data, 1, out.len, stdout);
   cp_buf_free(&out);
   cp_stream_release(&stream);

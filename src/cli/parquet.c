@@ -259,15 +259,6 @@ typedef struct cat_args {
   int32_t truncate;
 } cat_args;
 
-static int parse_int(const char *s, int64_t *out) {
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end || v < 0) return -1;
-  *out = v;
-  return 0;
-}
-
 /* 0 ok, 2 usage error, 3 --help. */
 static int parse_cat(int argc, char **argv, cat_args *a) {
   memset(a, 0, sizeof *a);
@@ -284,9 +275,9 @@ static int parse_cat(int argc, char **argv, cat_args *a) {
       if (strcmp(f, "json") != 0 && strcmp(f, "table") != 0) return 2;
       a->json = strcmp(f, "json") == 0;
     } else if (i + 1 < argc && strcmp(s, "--limit") == 0) {
-      if (parse_int(argv[++i], &a->limit)) return 2;
+      if (cli_parse_int("parquet cat", "--limit", argv[++i], 0, INT64_MAX, &a->limit)) return 2;
     } else if (i + 1 < argc && strcmp(s, "--truncate") == 0) {
-      if (parse_int(argv[++i], &v) || v > INT32_MAX) return 2;
+      if (cli_parse_int("parquet cat", "--truncate", argv[++i], 0, INT32_MAX, &v)) return 2;
       a->truncate = (int32_t)v;
     } else if (s[0] == '-' || a->path) {
       return 2;

@@ -86,6 +86,7 @@ static int parse_args(int argc, char **argv, sql_opts *o) {
       return 2;
     } else {
       const char *v = argv[++i];
+      int64_t n;
       if (strcmp(a, "--warehouse") == 0 || strcmp(a, "-w") == 0)
         o->warehouse = v;
       else if (strcmp(a, "-e") == 0 || strcmp(a, "--execute") == 0)
@@ -94,8 +95,10 @@ static int parse_args(int argc, char **argv, sql_opts *o) {
         o->file = v;
       else if (strcmp(a, "--format") == 0)
         o->format = v;
+      else if (cli_parse_int("sql", "--truncate", v, 0, INT32_MAX, &n))
+        return 2;
       else
-        o->truncate = atoi(v);
+        o->truncate = (int)n;
     }
   }
   if (!o->warehouse) {
@@ -110,7 +113,6 @@ static int parse_args(int argc, char **argv, sql_opts *o) {
     fprintf(stderr, "cpaimon sql: give -e or -f, not both\n");
     return 2;
   }
-  if (o->truncate < 0) o->truncate = 0;
   return 0;
 }
 

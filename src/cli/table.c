@@ -227,9 +227,9 @@ int cli_table(int argc, char **argv) {
   if (strcmp(cmd, "create") == 0) return cmd_create(warehouse, ident, argc - 4, argv + 4);
   int64_t snapshot = 0;
   for (int i = 4; i < argc; i++) {
-    if (strcmp(argv[i], "--snapshot") == 0 && i + 1 < argc)
-      snapshot = strtoll(argv[++i], NULL, 10);
-    else {
+    if (strcmp(argv[i], "--snapshot") == 0 && i + 1 < argc) {
+      if (cli_parse_int("table", "--snapshot", argv[++i], 1, INT64_MAX, &snapshot)) return 2;
+    } else {
       fprintf(stderr, "cpaimon table %s: unknown argument %s\n", cmd, argv[i]);
       return 2;
     }
@@ -278,11 +278,11 @@ static int parse_cat_args(int argc, char **argv, cat_args *a) {
     i++;
     if (strcmp(opt, "--columns") == 0)
       a->columns = (char *)v;
-    else if (strcmp(opt, "--snapshot") == 0)
-      a->snapshot = strtoll(v, NULL, 10);
-    else if (strcmp(opt, "--limit") == 0)
-      a->limit = strtoll(v, NULL, 10);
-    else if (strcmp(opt, "--format") == 0)
+    else if (strcmp(opt, "--snapshot") == 0) {
+      if (cli_parse_int("cat", "--snapshot", v, 1, INT64_MAX, &a->snapshot)) return 2;
+    } else if (strcmp(opt, "--limit") == 0) {
+      if (cli_parse_int("cat", "--limit", v, 0, INT64_MAX, &a->limit)) return 2;
+    } else if (strcmp(opt, "--format") == 0)
       a->format = v;
     else {
       fprintf(stderr, "cpaimon cat: unknown option %s\n%s", opt, cat_usage);
@@ -340,16 +340,7 @@ int cli_cat(int argc, char **argv) {
   if (!rc) rc = configure(rb, &a, &err);
   if (!rc) rc = paimon_read_builder_plan(rb, &plan, &err);
   if (!rc) rc = paimon_plan_read(rb, plan, NULL, 0, &stream, &err);
-  if (!rc) {
-    if (strcmp(a.format, "table") == 0) {
-      cp_print_options po = {a.limit, 20};
-      rc = cp_print_table_stream(&out, &stream, &po, &err);
-    } else if (strcmp(a.format, "csv") == 0) {
-      rc = cp_print_csv_stream(&out, &stream, true, &err);
-    } else {
-      rc = cp_print_jsonl_stream(&out, &stream, &err);
-    }
-  }
+  if (!rc) rc = cli_print_stream(&stream, a.limit, a.format, &out, &err);
   if (!rc && out.len) fwrite(out.data, 1, out.len, stdout);
   cp_buf_free(&out);
   cp_stream_release(&stream);

@@ -26,6 +26,7 @@
 typedef struct bind_ctx {
   const cp_type *row;
   bool ci;
+  int depth; /* recursion of bind_node, guarded */
 } bind_ctx;
 
 static int bind_node(bind_ctx *ctx, const cp_expr *u, cp_expr **out, paimon_error *err);
@@ -170,6 +171,7 @@ static int coerce(cp_expr **slot, const cp_type *t, paimon_error *err) {
     return PAIMON_ENOMEM;
   }
   c->args[0] = e;
+  c->depth = e->depth;
   *slot = c;
   return PAIMON_OK;
 }
@@ -294,6 +296,7 @@ static int bound_node(cp_expr **out, cp_expr_kind kind, int op, cp_expr **args, 
   e->bound = true;
   e->op = op;
   for (size_t i = 0; i < n; i++) e->args[i] = args[i];
+  cp_expr_set_depth(e);
   *out = e;
   return PAIMON_OK;
 }
@@ -336,22 +339,6 @@ static int bind_column(bind_ctx *ctx, const cp_expr *u, cp_expr **out, paimon_er
   e->bound = true;
   e->column = (int32_t)i;
   *out = e;
-  return PAIMON_OK;
-}
-
-/* Binds every child of `u` into a new array (*args, owned by the caller with its contents). */
-static int bind_children(bind_ctx *ctx, const cp_expr *u, cp_expr ***args, paimon_error *err) {
-  *args = calloc(u->n_args ? u->n_args : 1, sizeof **args);
-  if (!*args) return CP_ENOMEM(err, "expression children");
-  for (size_t i = 0; i < u->n_args; i++) {
-    int rc = bind_node(ctx, u->args[i], &(*args)[i], err);
-    if (rc != 0) {
-      for (size_t k = 0; k < i; k++) cp_expr_free((*args)[k]);
-      free(*args);
-      *args = NULL;
-      return rc;
-    }
-  }
   return PAIMON_OK;
 }
 
@@ -543,11 +530,48 @@ static int same_type_node(const cp_expr *u, cp_expr **args, cp_expr **out, paimo
   return PAIMON_OK;
 }
 
+/* SIZE(a): a must be an ARRAY, MAP or MULTISET; INT NOT NULL. */
+static int finish_size(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  const cp_expr *a = args[0];
+  cp_type_kind k = pending(a) ? CP_TYPE_VARCHAR : a->type->kind;
+  if (k != CP_TYPE_ARRAY && k != CP_TYPE_MAP && k != CP_TYPE_MULTISET)
+    return type_error(err, "SIZE needs an ARRAY or a MAP, not ", a, "", NULL, "");
+  CP_RETURN_IF_ERROR(bound_node(out, CP_EXPR_FUNC, u->op, args, 1, CP_TYPE_INT, err));
+  (*out)->type->nullable = false;
+  return PAIMON_OK;
+}
+
+/* ARRAY(x, ...): the elements meet at their wider type as COALESCE's branches do. */
+static int finish_array(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  size_t n = u->n_args, *idx = malloc(n * sizeof *idx);
+  if (!idx) return CP_ENOMEM(err, "ARRAY");
+  int rc = 0;
+  for (size_t i = 0; i < n; i++) {
+    idx[i] = i;
+    if (!rc && !pending(args[i]) &&
+        (cp_type_is_nested(args[i]->type) || args[i]->type->kind == CP_TYPE_VARIANT))
+      rc = type_error(err, "ARRAY elements must be atomic values, not ", args[i], "", NULL, "");
+  }
+  cp_type *element = NULL, *array = NULL;
+  if (rc == 0) rc = unify_branches(args, idx, n, &element, err);
+  free(idx);
+  if (rc == 0) rc = cp_type_new_collection(&array, CP_TYPE_ARRAY, element, false, err);
+  if (rc == 0) rc = bound_node(out, CP_EXPR_FUNC, u->op, args, n, (cp_type_kind)-1, err);
+  if (rc != 0) {
+    cp_type_free(array);
+    return rc;
+  }
+  (*out)->type = array;
+  return PAIMON_OK;
+}
+
 static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
   size_t n = u->n_args;
   cp_type_kind result = CP_TYPE_VARCHAR;
   int rc = 0;
   switch ((cp_func)u->op) {
+  case CP_FUNC_SIZE: return finish_size(u, args, out, err);
+  case CP_FUNC_ARRAY: return finish_array(u, args, out, err);
   case CP_FUNC_ABS:
     CP_RETURN_IF_ERROR(numeric_operand(&args[0], "ABS", err));
     return same_type_node(u, args, out, err);
@@ -586,16 +610,15 @@ static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
   return bound_node(out, CP_EXPR_FUNC, u->op, args, n, result, err);
 }
 
+/* Consumes args (also on failure). */
 static int finish_cast(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
-  if (pending(args[0])) {
-    if (args[0]->literal == CP_LIT_UNTYPED_NULL)
-      CP_RETURN_IF_ERROR(settle_null(args[0], u->type, err));
-    else
-      CP_RETURN_IF_ERROR(settle_kind(args[0], CP_TYPE_VARCHAR, err));
-  }
   cp_expr *child = args[0];
   free(args);
-  int rc = coerce(&child, u->type, err);
+  int rc = 0;
+  if (pending(child))
+    rc = child->literal == CP_LIT_UNTYPED_NULL ? settle_null(child, u->type, err)
+                                               : settle_kind(child, CP_TYPE_VARCHAR, err);
+  if (rc == 0) rc = coerce(&child, u->type, err);
   if (rc != 0) {
     cp_expr_free(child);
     return rc;
@@ -659,8 +682,39 @@ static int finish(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error 
   }
 }
 
-static int bind_node(bind_ctx *ctx, const cp_expr *u, cp_expr **out, paimon_error *err) {
+/* Node `u` whose first argument is bound already (`first`, consumed): binds the other arguments
+ * and the node. */
+static int bind_above(bind_ctx *ctx, const cp_expr *u, cp_expr *first, cp_expr **out,
+                      paimon_error *err) {
   *out = NULL;
+  if (u->kind == CP_EXPR_CAST && !u->type) {
+    cp_expr_free(first);
+    return paimon_error_set(err, PAIMON_EINVAL, "CAST without a target type");
+  }
+  cp_expr **args = calloc(u->n_args, sizeof *args);
+  if (!args) {
+    cp_expr_free(first);
+    return CP_ENOMEM(err, "expression children");
+  }
+  args[0] = first;
+  int rc = 0;
+  for (size_t i = 1; rc == 0 && i < u->n_args; i++) rc = bind_node(ctx, u->args[i], &args[i], err);
+  if (rc == 0 && u->kind == CP_EXPR_CAST) return finish_cast(u, args, out, err);
+  if (rc == 0) rc = finish(u, args, out, err);
+  if (rc != 0)
+    free_children(args, u->n_args);
+  else
+    free(args);
+  return rc;
+}
+
+/* A node bound as a whole rather than above its first argument. */
+static bool binds_whole(const cp_expr *u) {
+  return u->kind == CP_EXPR_COLUMN || u->kind == CP_EXPR_LITERAL || u->kind == CP_EXPR_BETWEEN ||
+         u->n_args == 0;
+}
+
+static int bind_whole(bind_ctx *ctx, const cp_expr *u, cp_expr **out, paimon_error *err) {
   if (u->kind == CP_EXPR_COLUMN) return bind_column(ctx, u, out, err);
   if (u->kind == CP_EXPR_LITERAL) {
     CP_RETURN_IF_ERROR(cp_expr_copy(out, u, err));
@@ -668,16 +722,27 @@ static int bind_node(bind_ctx *ctx, const cp_expr *u, cp_expr **out, paimon_erro
     return PAIMON_OK;
   }
   if (u->kind == CP_EXPR_BETWEEN) return bind_between(ctx, u, out, err);
-  if (u->kind == CP_EXPR_CAST && !u->type)
-    return paimon_error_set(err, PAIMON_EINVAL, "CAST without a target type");
-  cp_expr **args;
-  CP_RETURN_IF_ERROR(bind_children(ctx, u, &args, err));
-  if (u->kind == CP_EXPR_CAST) return finish_cast(u, args, out, err);
-  int rc = finish(u, args, out, err);
-  if (rc != 0)
-    free_children(args, u->n_args);
-  else
-    free(args);
+  return paimon_error_set(err, PAIMON_EINVAL, "expression kind %d has no arguments", u->kind);
+}
+
+/* Binds the chain of first arguments bottom up with a loop (expr.h, "Depth"); the other
+ * arguments recurse, bounded by the tree's depth and, for trees not made by the constructors,
+ * by this guard. */
+static int bind_node(bind_ctx *ctx, const cp_expr *u, cp_expr **out, paimon_error *err) {
+  *out = NULL;
+  if (ctx->depth >= 2 * CP_EXPR_MAX_DEPTH + 16)
+    return paimon_error_set(err, PAIMON_EINVAL, "expression nested too deeply to bind");
+  cp_chain s;
+  CP_RETURN_IF_ERROR(cp_expr_spine(&s, u, err));
+  size_t k = 0;
+  while (!binds_whole(cp_spine_node(&s, k))) k++;
+  ctx->depth++;
+  cp_expr *acc = NULL;
+  int rc = bind_whole(ctx, cp_spine_node(&s, k), &acc, err);
+  while (rc == 0 && k-- > 0) rc = bind_above(ctx, cp_spine_node(&s, k), acc, &acc, err);
+  ctx->depth--;
+  cp_chain_free(&s);
+  if (rc == 0) *out = acc;
   return rc;
 }
 
@@ -686,7 +751,7 @@ int cp_expr_bind(const cp_expr *unbound, const cp_type *row, bool case_insensiti
   *out = NULL;
   if (!row || row->kind != CP_TYPE_ROW)
     return paimon_error_set(err, PAIMON_EINVAL, "expressions bind to a ROW type");
-  bind_ctx ctx = {row, case_insensitive};
+  bind_ctx ctx = {row, case_insensitive, 0};
   cp_expr *e;
   CP_RETURN_IF_ERROR(bind_node(&ctx, unbound, &e, err));
   if (pending(e)) {

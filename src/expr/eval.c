@@ -205,12 +205,8 @@ static int eval_rows(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, cp_
     cp_vec_set_scalar(out, &r);
     return PAIMON_OK;
   }
-  struct ArrowSchema schema;
-  CP_RETURN_IF_ERROR(cp_type_to_arrow(e->type, "", &schema, err));
   cp_builder *b = NULL;
-  int rc = cp_builder_create(&b, &schema, err);
-  cp_schema_release(&schema);
-  if (rc == 0) rc = cp_builder_reserve(b, ctx->n, 0, err);
+  int rc = cp_result_builder(ctx, e, &b, err);
   cp_arena rows = CP_ARENA_INIT;
   for (int64_t i = 0; rc == 0 && i < ctx->n; i++) {
     cp_datum r;
@@ -224,6 +220,17 @@ static int eval_rows(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, cp_
   if (rc == 0) rc = cp_builder_finish(b, &array, err);
   cp_builder_free(b);
   if (rc == 0) rc = cp_vec_adopt(out, e->type, &array, err);
+  return rc;
+}
+
+int cp_result_builder(const cp_eval_ctx *ctx, const cp_expr *e, cp_builder **out,
+                      paimon_error *err) {
+  *out = NULL;
+  struct ArrowSchema schema;
+  CP_RETURN_IF_ERROR(cp_type_to_arrow(e->type, "", &schema, err));
+  int rc = cp_builder_create(out, &schema, err);
+  cp_schema_release(&schema);
+  if (rc == 0) rc = cp_builder_reserve(*out, ctx->n, 0, err);
   return rc;
 }
 
@@ -253,23 +260,16 @@ static int run_kernel(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *
   case CP_EXPR_CASE: return cp_kernel_pick(ctx, e, args, out, err);
   case CP_EXPR_ARITH: return cp_kernel_arith(ctx, e, args, out, err);
   case CP_EXPR_CAST: return cp_kernel_cast(ctx, e, args, out, err);
+  case CP_EXPR_FUNC: return cp_kernel_nested(ctx, e, args, out, err);
   default: return CP_KERNEL_DECLINED;
   }
 }
 
-int cp_eval_node(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *out, paimon_error *err) {
-  memset(out, 0, sizeof *out);
-  if (!e->bound || !e->type)
-    return paimon_error_set(err, PAIMON_ESTATE, "evaluating an expression that is not bound");
-  if (e->kind == CP_EXPR_COLUMN) return eval_column(ctx, e, out, err);
-  if (e->kind == CP_EXPR_LITERAL) {
-    cp_vec_set_scalar(out, &e->value);
-    return PAIMON_OK;
-  }
-  cp_vec stack[CP_STACK_ARGS];
-  cp_vec *args = e->n_args <= CP_STACK_ARGS ? stack : calloc(e->n_args, sizeof *args);
-  if (!args) return CP_ENOMEM(err, "argument vectors");
-  size_t done = 0;
+/* Node `e` over its argument vectors, args[0] evaluated already: evaluates the others, runs the
+ * kernel (or the per-row path) into *out and releases every argument. */
+static int eval_above(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
+                      paimon_error *err) {
+  size_t done = 1;
   int rc = 0;
   for (; done < e->n_args && rc == 0; done++)
     rc = cp_eval_node(ctx, e->args[done], &args[done], err);
@@ -278,7 +278,68 @@ int cp_eval_node(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *out, paimon_error *
     if (rc == CP_KERNEL_DECLINED) rc = per_row(ctx, e, args, out, err);
   }
   for (size_t k = 0; k < done; k++) cp_vec_release(&args[k]);
-  if (args != stack) free(args);
+  return rc;
+}
+
+static int eval_leaf(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *out, paimon_error *err) {
+  if (e->kind == CP_EXPR_COLUMN) return eval_column(ctx, e, out, err);
+  if (e->kind == CP_EXPR_LITERAL) {
+    cp_vec_set_scalar(out, &e->value);
+    return PAIMON_OK;
+  }
+  return paimon_error_set(err, PAIMON_EINVAL, "expression kind %d has no arguments", e->kind);
+}
+
+/* Argument vectors for `e`: `inline_args` when two are enough (the binary operators that long
+ * chains are made of), else allocated. Zeroed. */
+enum { CP_INLINE_ARGS = 2 };
+static cp_vec *args_for(const cp_expr *e, cp_vec *inline_args) {
+  if (e->n_args <= CP_INLINE_ARGS) {
+    memset(inline_args, 0, CP_INLINE_ARGS * sizeof *inline_args);
+    return inline_args;
+  }
+  return calloc(e->n_args, sizeof(cp_vec));
+}
+
+/* Evaluates the chain of first arguments bottom up with a loop (expr.h, "Depth"): each node's
+ * result is written straight into the first argument slot of the node above (a cp_vec cannot be
+ * moved: its view may point into itself), so two levels of argument vectors are live at a time.
+ * The other arguments recurse; the guard bounds trees not made by the constructors. */
+int cp_eval_node(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *out, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  if (ctx->depth >= 2 * CP_EXPR_MAX_DEPTH + 16)
+    return paimon_error_set(err, PAIMON_EINVAL, "expression nested too deeply to evaluate");
+  cp_chain s;
+  CP_RETURN_IF_ERROR(cp_expr_spine(&s, e, err));
+  for (size_t i = 0; i < s.n; i++)
+    if (!cp_spine_node(&s, i)->bound || !cp_spine_node(&s, i)->type) {
+      cp_chain_free(&s);
+      return paimon_error_set(err, PAIMON_ESTATE, "evaluating an expression that is not bound");
+    }
+  size_t k = s.n - 1;
+  ctx->depth++;
+  cp_vec buf[2][CP_INLINE_ARGS];
+  cp_vec *cur = k ? args_for(cp_spine_node(&s, k - 1), buf[k % 2]) : NULL;
+  int rc = k && !cur ? CP_ENOMEM(err, "argument vectors") : PAIMON_OK;
+  if (rc == 0) rc = eval_leaf(ctx, cp_spine_node(&s, k), k ? &cur[0] : out, err);
+  for (size_t i = k; rc == 0 && i-- > 0;) {
+    const cp_expr *node = cp_spine_node(&s, i);
+    cp_vec *next = i ? args_for(cp_spine_node(&s, i - 1), buf[i % 2]) : NULL;
+    if (i && !next) {
+      rc = CP_ENOMEM(err, "argument vectors");
+      cp_vec_release(&cur[0]);
+    } else {
+      rc = eval_above(ctx, node, cur, i ? &next[0] : out, err);
+    }
+    if (cur != buf[(i + 1) % 2]) free(cur);
+    cur = next;
+  }
+  if (rc != 0 && cur) {
+    cp_vec_release(&cur[0]);
+    if (cur != buf[0] && cur != buf[1]) free(cur);
+  }
+  ctx->depth--;
+  cp_chain_free(&s);
   return rc;
 }
 
@@ -292,6 +353,7 @@ static int start(cp_eval_ctx *ctx, const cp_expr *e, const cp_array_view *batch,
     return paimon_error_set(err, PAIMON_ESTATE, "evaluating an expression that is not bound");
   ctx->batch = batch;
   ctx->n = batch->length;
+  ctx->depth = 0;
   ctx->arena = (cp_arena)CP_ARENA_INIT;
   return PAIMON_OK;
 }

@@ -33,6 +33,7 @@ typedef struct cp_eval_ctx {
   const cp_array_view *batch;
   int64_t n;      /* rows */
   cp_arena arena; /* scalar results of this evaluation */
+  int depth;      /* recursion of cp_eval_node, guarded */
 } cp_eval_ctx;
 
 /* Evaluates `e` into *out (initialised here; release with cp_vec_release). */
@@ -55,6 +56,10 @@ static inline int cp_vec_get(const cp_vec *v, const cp_type *t, int64_t i, cp_da
   }
   return cp_datum_from_view(t, v->view, i, out, err);
 }
+
+/* A builder for ctx->n rows of e's type (its canonical Arrow type), reserved. */
+int cp_result_builder(const cp_eval_ctx *ctx, const cp_expr *e, cp_builder **out,
+                      paimon_error *err);
 
 /* ---- output buffers ----------------------------------------------------------------------- */
 
@@ -97,6 +102,9 @@ int cp_kernel_arith(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *ou
                     paimon_error *err);
 int cp_kernel_cast(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
                    paimon_error *err);
+/* SIZE and ARRAY (eval_nested.c); never declines those two. */
+int cp_kernel_nested(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
+                     paimon_error *err);
 
 /* The Arrow type id a Paimon atomic type is held in canonically (types/type_arrow.h). */
 cp_arrow_type cp_canonical_arrow_id(const cp_type *t);

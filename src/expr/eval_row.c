@@ -17,17 +17,29 @@ typedef struct row_ctx {
   const cp_datum *row;
   const bool *present;
   cp_arena *arena;
+  int depth; /* recursion of eval, guarded */
 } row_ctx;
 
 static int eval(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known, paimon_error *err);
 
+/* Argument i of `e`: the first one's value is given (the chain of first arguments is evaluated
+ * bottom up, see eval), the others are evaluated here. */
+static int arg_value(row_ctx *c, const cp_expr *e, size_t i, const cp_datum *first,
+                     bool first_known, cp_datum *out, bool *known, paimon_error *err) {
+  if (i > 0) return eval(c, e->args[i], out, known, err);
+  *out = *first;
+  *known = first_known;
+  return PAIMON_OK;
+}
+
 /* AND / OR: the dominant value (FALSE / TRUE) decides even when other operands are unknown. */
-static int eval_logic(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known, paimon_error *err) {
+static int eval_logic(row_ctx *c, const cp_expr *e, const cp_datum *first, bool first_known,
+                      cp_datum *out, bool *known, paimon_error *err) {
   bool dominant = e->kind == CP_EXPR_OR, saw_null = false, saw_unknown = false;
   for (size_t i = 0; i < e->n_args; i++) {
     cp_datum d;
     bool k;
-    CP_RETURN_IF_ERROR(eval(c, e->args[i], &d, &k, err));
+    CP_RETURN_IF_ERROR(arg_value(c, e, i, first, first_known, &d, &k, err));
     if (!k)
       saw_unknown = true;
     else if (d.is_null)
@@ -50,13 +62,13 @@ static int eval_logic(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known, 
 
 /* CASE and COALESCE look at their arguments in order and stop at the first that decides; an
  * unknown argument before that makes the result unknown. */
-static int eval_ordered(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known,
-                        paimon_error *err) {
+static int eval_ordered(row_ctx *c, const cp_expr *e, const cp_datum *first, bool first_known,
+                        cp_datum *out, bool *known, paimon_error *err) {
   bool is_case = e->kind == CP_EXPR_CASE;
   size_t step = is_case ? 2 : 1, end = is_case ? e->n_args - 1 : e->n_args;
   for (size_t i = 0; i < end; i += step) {
     cp_datum d;
-    CP_RETURN_IF_ERROR(eval(c, e->args[i], &d, known, err));
+    CP_RETURN_IF_ERROR(arg_value(c, e, i, first, first_known, &d, known, err));
     if (!*known) return PAIMON_OK;
     bool taken = is_case ? (!d.is_null && d.v.b) : !d.is_null;
     if (!taken) continue;
@@ -74,29 +86,27 @@ static int eval_ordered(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known
   return eval(c, e->args[e->n_args - 1], out, known, err);
 }
 
-static int eval(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known, paimon_error *err) {
-  *known = true;
+/* Node `e` above its first argument's value. */
+static int eval_above(row_ctx *c, const cp_expr *e, const cp_datum *first, bool first_known,
+                      cp_datum *out, bool *known, paimon_error *err) {
   switch (e->kind) {
-  case CP_EXPR_COLUMN:
-    if (!c->row || (c->present && !c->present[e->column])) {
-      *known = false;
-      *out = cp_datum_null();
-      return PAIMON_OK;
-    }
-    *out = c->row[e->column];
-    return PAIMON_OK;
-  case CP_EXPR_LITERAL: *out = e->value; return PAIMON_OK;
   case CP_EXPR_AND:
-  case CP_EXPR_OR: return eval_logic(c, e, out, known, err);
+  case CP_EXPR_OR: return eval_logic(c, e, first, first_known, out, known, err);
   case CP_EXPR_CASE:
-  case CP_EXPR_COALESCE: return eval_ordered(c, e, out, known, err);
+  case CP_EXPR_COALESCE: return eval_ordered(c, e, first, first_known, out, known, err);
   default: break;
   }
+  *known = first_known;
+  *out = cp_datum_null();
+  /* SIZE and ARRAY take or make a nested value, which has no datum form: unknown on one row. */
+  if (e->kind == CP_EXPR_FUNC && (e->op == CP_FUNC_SIZE || e->op == CP_FUNC_ARRAY)) *known = false;
+  if (!*known) return PAIMON_OK;
   cp_datum stack[8];
   cp_datum *args = e->n_args <= 8 ? stack : malloc(e->n_args * sizeof *args);
   if (!args) return CP_ENOMEM(err, "argument values");
+  args[0] = *first;
   int rc = 0;
-  for (size_t i = 0; i < e->n_args && rc == 0 && *known; i++)
+  for (size_t i = 1; i < e->n_args && rc == 0 && *known; i++)
     rc = eval(c, e->args[i], &args[i], known, err);
   if (rc == 0 && *known) rc = cp_scalar_eval(e, args, c->arena, out, err);
   if (rc == 0 && !*known) *out = cp_datum_null();
@@ -104,10 +114,46 @@ static int eval(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known, paimon
   return rc;
 }
 
+static int eval_leaf(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known, paimon_error *err) {
+  *known = true;
+  if (e->kind == CP_EXPR_LITERAL) {
+    *out = e->value;
+    return PAIMON_OK;
+  }
+  if (e->kind != CP_EXPR_COLUMN)
+    return paimon_error_set(err, PAIMON_EINVAL, "expression kind %d has no arguments", e->kind);
+  if (!c->row || (c->present && !c->present[e->column])) {
+    *known = false;
+    *out = cp_datum_null();
+    return PAIMON_OK;
+  }
+  *out = c->row[e->column];
+  return PAIMON_OK;
+}
+
+/* The chain of first arguments bottom up with a loop (expr.h, "Depth"). */
+static int eval(row_ctx *c, const cp_expr *e, cp_datum *out, bool *known, paimon_error *err) {
+  if (c->depth >= 2 * CP_EXPR_MAX_DEPTH + 16)
+    return paimon_error_set(err, PAIMON_EINVAL, "expression nested too deeply to evaluate");
+  cp_chain s;
+  CP_RETURN_IF_ERROR(cp_expr_spine(&s, e, err));
+  c->depth++;
+  size_t k = s.n - 1;
+  int rc = eval_leaf(c, cp_spine_node(&s, k), out, known, err);
+  while (rc == 0 && k-- > 0) {
+    cp_datum first = *out;
+    bool first_known = *known;
+    rc = eval_above(c, cp_spine_node(&s, k), &first, first_known, out, known, err);
+  }
+  c->depth--;
+  cp_chain_free(&s);
+  return rc;
+}
+
 int cp_expr_eval_row_value(const cp_expr *e, const cp_datum *row, const bool *present,
                            cp_arena *arena, cp_datum *out, bool *known, paimon_error *err) {
   if (!e->bound) return paimon_error_set(err, PAIMON_ESTATE, "expression is not bound");
-  row_ctx c = {row, present, arena};
+  row_ctx c = {row, present, arena, 0};
   return eval(&c, e, out, known, err);
 }
 

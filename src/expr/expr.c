@@ -25,23 +25,52 @@ cp_expr *cp_expr_alloc(cp_expr_kind kind, size_t n_args) {
       return NULL;
     }
   }
-  e->n_args = n_args;
+  e->n_args = e->args_cap = n_args;
   return e;
 }
 
+uint32_t cp_expr_set_depth(cp_expr *e) {
+  uint32_t d = e->n_args && e->args[0] ? e->args[0]->depth : 0;
+  for (size_t i = 1; i < e->n_args; i++)
+    if (e->args[i] && e->args[i]->depth + 1 > d) d = e->args[i]->depth + 1;
+  e->depth = d;
+  return d;
+}
+
+static const void *first_arg(const void *node) {
+  const cp_expr *e = node;
+  return e->n_args ? e->args[0] : NULL;
+}
+
+int cp_expr_spine(cp_chain *c, const cp_expr *e, paimon_error *err) {
+  return cp_chain_collect(c, e, first_arg, err);
+}
+
+/* Down the chain of first arguments with a loop (expr.h, "Depth"). */
 void cp_expr_free(cp_expr *e) {
-  if (!e) return;
-  for (size_t i = 0; i < e->n_args; i++) cp_expr_free(e->args[i]);
-  free(e->args);
-  cp_type_free(e->type);
-  free(e->name);
-  free(e->storage);
-  cp_like_free(e->like);
-  free(e);
+  while (e) {
+    cp_expr *first = e->n_args ? e->args[0] : NULL;
+    for (size_t i = 1; i < e->n_args; i++) cp_expr_free(e->args[i]);
+    free(e->args);
+    cp_type_free(e->type);
+    free(e->name);
+    free(e->storage);
+    cp_like_free(e->like);
+    free(e);
+    e = first;
+  }
 }
 
 static void free_all(cp_expr **args, size_t n) {
   for (size_t i = 0; i < n; i++) cp_expr_free(args[i]);
+}
+
+static int too_deep(paimon_error *err) {
+  return paimon_error_set(err, PAIMON_EINVAL,
+                          "expression nested too deeply: more than %d levels through operands "
+                          "other than the first (a chain such as a + b + c or p OR q OR r may "
+                          "have any length)",
+                          CP_EXPR_MAX_DEPTH);
 }
 
 /* A node owning the `n` given children; on failure the children are freed. */
@@ -61,6 +90,10 @@ static int make_node(cp_expr **out, cp_expr_kind kind, int op, cp_expr **args, s
   }
   e->op = op;
   for (size_t i = 0; i < n; i++) e->args[i] = args[i];
+  if (cp_expr_set_depth(e) > CP_EXPR_MAX_DEPTH) {
+    cp_expr_free(e);
+    return too_deep(err);
+  }
   *out = e;
   return PAIMON_OK;
 }
@@ -241,6 +274,54 @@ int cp_expr_like(cp_expr **out, cp_like_kind kind, cp_expr *value, cp_expr *patt
   return PAIMON_OK;
 }
 
+/* logic() when args[0] is of the same kind: its argument array grows (doubling, so that a chain
+ * built two at a time, `p = p OR q`, costs linear time) and takes the other operands. */
+static int extend_logic(cp_expr **out, cp_expr **args, size_t n, size_t total, paimon_error *err) {
+  cp_expr *base = args[0];
+  for (size_t i = 1; i < n; i++)
+    if (!args[i]) {
+      free_all(args, n);
+      return paimon_error_set(err, PAIMON_EINVAL, "expression argument %zu is NULL", i);
+    }
+  if (total > base->args_cap) {
+    size_t cap = base->args_cap * 2 > total ? base->args_cap * 2 : total;
+    cp_expr **grown = realloc(base->args, cap * sizeof *grown);
+    if (!grown) {
+      free_all(args, n);
+      return CP_ENOMEM(err, "expression node");
+    }
+    base->args = grown;
+    base->args_cap = cap;
+  }
+  uint32_t depth = base->depth;
+  for (size_t i = 1; i < n; i++) {
+    cp_expr *a = args[i];
+    bool splice = a->kind == base->kind;
+    cp_expr *const *from = splice ? a->args : &a;
+    size_t m = splice ? a->n_args : 1;
+    for (size_t k = 0; k < m; k++) {
+      base->args[base->n_args++] = from[k];
+      if (from[k]->depth + 1 > depth) depth = from[k]->depth + 1;
+    }
+    if (splice) {
+      a->n_args = 0;
+      cp_expr_free(a);
+    }
+  }
+  base->depth = depth;
+  if (depth > CP_EXPR_MAX_DEPTH) {
+    cp_expr_free(base);
+    *out = NULL;
+    return too_deep(err);
+  }
+  *out = base;
+  return PAIMON_OK;
+}
+
+/* AND / OR of `args`, flattened (expr.h, "Depth"): an argument of the same kind contributes its
+ * own arguments, so chains built two at a time, in either direction, give one node. Both are
+ * associative and commutative in three-valued logic and nothing is evaluated for effect, so this
+ * changes no result. */
 static int logic(cp_expr **out, cp_expr_kind kind, cp_expr **args, size_t n, paimon_error *err) {
   *out = NULL;
   if (n == 0) return paimon_error_set(err, PAIMON_EINVAL, "AND / OR needs at least one operand");
@@ -249,7 +330,31 @@ static int logic(cp_expr **out, cp_expr_kind kind, cp_expr **args, size_t n, pai
     *out = args[0];
     return PAIMON_OK;
   }
-  return make_node(out, kind, 0, args, n, err);
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) total += args[i] && args[i]->kind == kind ? args[i]->n_args : 1;
+  if (total == n) return make_node(out, kind, 0, args, n, err);
+  if (args[0] && args[0]->kind == kind && !args[0]->bound)
+    return extend_logic(out, args, n, total, err);
+  cp_expr **flat = malloc(total * sizeof *flat);
+  if (!flat) {
+    free_all(args, n);
+    return CP_ENOMEM(err, "expression node");
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    cp_expr *a = args[i];
+    if (!a || a->kind != kind) {
+      flat[k++] = a;
+      continue;
+    }
+    memcpy(flat + k, a->args, a->n_args * sizeof *flat);
+    k += a->n_args;
+    a->n_args = 0; /* the shell goes; its arguments moved to flat */
+    cp_expr_free(a);
+  }
+  int rc = make_node(out, kind, 0, flat, total, err);
+  free(flat);
+  return rc;
 }
 
 int cp_expr_and(cp_expr **out, cp_expr **args, size_t n, paimon_error *err) {
@@ -262,12 +367,12 @@ int cp_expr_or(cp_expr **out, cp_expr **args, size_t n, paimon_error *err) {
 
 int cp_expr_and2(cp_expr **out, cp_expr *a, cp_expr *b, paimon_error *err) {
   cp_expr *args[2] = {a, b};
-  return make_node(out, CP_EXPR_AND, 0, args, 2, err);
+  return logic(out, CP_EXPR_AND, args, 2, err);
 }
 
 int cp_expr_or2(cp_expr **out, cp_expr *a, cp_expr *b, paimon_error *err) {
   cp_expr *args[2] = {a, b};
-  return make_node(out, CP_EXPR_OR, 0, args, 2, err);
+  return logic(out, CP_EXPR_OR, args, 2, err);
 }
 
 int cp_expr_not(cp_expr **out, cp_expr *arg, paimon_error *err) {
@@ -351,19 +456,19 @@ int cp_expr_if(cp_expr **out, cp_expr *cond, cp_expr *then_value, cp_expr *else_
 }
 
 static const char *func_name(int f) {
-  static const char *const NAMES[] = {"CONCAT",    "UPPER", "LOWER", "LENGTH",
-                                      "SUBSTRING", "TRIM",  "ABS"};
-  return f >= 0 && f <= CP_FUNC_ABS ? NAMES[f] : "?";
+  static const char *const NAMES[] = {"CONCAT", "UPPER", "LOWER", "LENGTH", "SUBSTRING",
+                                      "TRIM",   "ABS",   "SIZE",  "ARRAY"};
+  return f >= 0 && f <= CP_FUNC_ARRAY ? NAMES[f] : "?";
 }
 
 int cp_expr_func(cp_expr **out, cp_func f, cp_expr **args, size_t n, paimon_error *err) {
   size_t lo = 1, hi = 1;
-  if (f == CP_FUNC_CONCAT) hi = SIZE_MAX;
+  if (f == CP_FUNC_CONCAT || f == CP_FUNC_ARRAY) hi = SIZE_MAX;
   if (f == CP_FUNC_SUBSTRING) lo = 2, hi = 3;
-  if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ABS || n < lo || n > hi) {
+  if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ARRAY || n < lo || n > hi) {
     free_all(args, n);
     *out = NULL;
-    if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ABS)
+    if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_ARRAY)
       return paimon_error_set(err, PAIMON_EINVAL, "unknown function %d", (int)f);
     return paimon_error_set(err, PAIMON_EINVAL, "%s takes %zu%s arguments, not %zu", func_name(f),
                             lo,
@@ -375,8 +480,8 @@ int cp_expr_func(cp_expr **out, cp_func f, cp_expr **args, size_t n, paimon_erro
   return make_node(out, CP_EXPR_FUNC, f, args, n, err);
 }
 
-int cp_expr_copy(cp_expr **out, const cp_expr *e, paimon_error *err) {
-  *out = NULL;
+/* A copy of node `e` whose first argument is left NULL for the caller to fill. */
+static int copy_node(const cp_expr *e, cp_expr **out, paimon_error *err) {
   cp_expr *c = cp_expr_alloc(e->kind, e->n_args);
   if (!c) return CP_ENOMEM(err, "expression copy");
   c->op = e->op;
@@ -385,6 +490,7 @@ int cp_expr_copy(cp_expr **out, const cp_expr *e, paimon_error *err) {
   c->column = e->column;
   c->literal = e->literal;
   c->escape = e->escape;
+  c->depth = e->depth;
   int rc = 0;
   if (e->type) rc = cp_type_copy(&c->type, e->type, err);
   if (rc == 0 && e->name && !(c->name = strdup(e->name))) rc = CP_ENOMEM(err, "column name");
@@ -402,7 +508,7 @@ int cp_expr_copy(cp_expr **out, const cp_expr *e, paimon_error *err) {
     }
   }
   if (rc == 0 && e->like) rc = cp_like_copy(&c->like, e->like, err);
-  for (size_t i = 0; rc == 0 && i < e->n_args; i++) rc = cp_expr_copy(&c->args[i], e->args[i], err);
+  for (size_t i = 1; rc == 0 && i < e->n_args; i++) rc = cp_expr_copy(&c->args[i], e->args[i], err);
   if (rc != 0) {
     cp_expr_free(c);
     return rc;
@@ -411,22 +517,45 @@ int cp_expr_copy(cp_expr **out, const cp_expr *e, paimon_error *err) {
   return PAIMON_OK;
 }
 
+/* Top down the chain of first arguments: each copy goes into the slot its parent's copy left. */
+int cp_expr_copy(cp_expr **out, const cp_expr *e, paimon_error *err) {
+  *out = NULL;
+  cp_expr **slot = out;
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    int rc = copy_node(e, slot, err);
+    if (rc != 0) {
+      cp_expr_free(*out);
+      *out = NULL;
+      return rc;
+    }
+    slot = (*slot)->n_args ? &(*slot)->args[0] : NULL;
+  }
+  return PAIMON_OK;
+}
+
 /* ---- column lists ------------------------------------------------------------------------- */
 
-static int collect(const cp_expr *e, int32_t **cols, size_t *n, size_t *cap, paimon_error *err) {
-  if (e->kind == CP_EXPR_COLUMN) {
-    for (size_t i = 0; i < *n; i++)
-      if ((*cols)[i] == e->column) return PAIMON_OK;
-    if (*n == *cap) {
-      size_t nc = *cap ? *cap * 2 : 8;
-      int32_t *p = realloc(*cols, nc * sizeof *p);
-      if (!p) return CP_ENOMEM(err, "column list");
-      *cols = p;
-      *cap = nc;
-    }
-    (*cols)[(*n)++] = e->column;
+static int add_column(int32_t column, int32_t **cols, size_t *n, size_t *cap, paimon_error *err) {
+  for (size_t i = 0; i < *n; i++)
+    if ((*cols)[i] == column) return PAIMON_OK;
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 8;
+    int32_t *p = realloc(*cols, nc * sizeof *p);
+    if (!p) return CP_ENOMEM(err, "column list");
+    *cols = p;
+    *cap = nc;
   }
-  for (size_t i = 0; i < e->n_args; i++) CP_RETURN_IF_ERROR(collect(e->args[i], cols, n, cap, err));
+  (*cols)[(*n)++] = column;
+  return PAIMON_OK;
+}
+
+/* The passes below go down first arguments with a loop and recurse into the others. */
+static int collect(const cp_expr *e, int32_t **cols, size_t *n, size_t *cap, paimon_error *err) {
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->kind == CP_EXPR_COLUMN) CP_RETURN_IF_ERROR(add_column(e->column, cols, n, cap, err));
+    for (size_t i = 1; i < e->n_args; i++)
+      CP_RETURN_IF_ERROR(collect(e->args[i], cols, n, cap, err));
+  }
   return PAIMON_OK;
 }
 
@@ -453,21 +582,25 @@ int cp_expr_columns(const cp_expr *bound, int32_t **out, size_t *n, paimon_error
 }
 
 int cp_expr_remap_columns(cp_expr *bound, const int32_t *map, size_t n_map, paimon_error *err) {
-  if (bound->kind == CP_EXPR_COLUMN) {
-    if (bound->column < 0 || (size_t)bound->column >= n_map || map[bound->column] < 0)
-      return paimon_error_set(err, PAIMON_EINVAL, "column '%s' (index %d) has no new index",
-                              bound->name ? bound->name : "?", (int)bound->column);
-    bound->column = map[bound->column];
+  for (cp_expr *e = bound; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->kind == CP_EXPR_COLUMN) {
+      if (e->column < 0 || (size_t)e->column >= n_map || map[e->column] < 0)
+        return paimon_error_set(err, PAIMON_EINVAL, "column '%s' (index %d) has no new index",
+                                e->name ? e->name : "?", (int)e->column);
+      e->column = map[e->column];
+    }
+    for (size_t i = 1; i < e->n_args; i++)
+      CP_RETURN_IF_ERROR(cp_expr_remap_columns(e->args[i], map, n_map, err));
   }
-  for (size_t i = 0; i < bound->n_args; i++)
-    CP_RETURN_IF_ERROR(cp_expr_remap_columns(bound->args[i], map, n_map, err));
   return PAIMON_OK;
 }
 
 bool cp_expr_is_constant(const cp_expr *e) {
-  if (e->kind == CP_EXPR_COLUMN) return false;
-  for (size_t i = 0; i < e->n_args; i++)
-    if (!cp_expr_is_constant(e->args[i])) return false;
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->kind == CP_EXPR_COLUMN) return false;
+    for (size_t i = 1; i < e->n_args; i++)
+      if (!cp_expr_is_constant(e->args[i])) return false;
+  }
   return true;
 }
 
@@ -539,10 +672,14 @@ static const char *cmp_sym(int op) {
 
 static void render(const cp_expr *e, cp_buf *out);
 
+static bool is_leaf(const cp_expr *e) {
+  return e->kind == CP_EXPR_COLUMN || e->kind == CP_EXPR_LITERAL || e->kind == CP_EXPR_CAST ||
+         e->kind == CP_EXPR_FUNC || e->kind == CP_EXPR_COALESCE;
+}
+
 /* A child, in parentheses unless it is a leaf or a call. */
 static void render_operand(const cp_expr *e, cp_buf *out) {
-  bool leaf = e->kind == CP_EXPR_COLUMN || e->kind == CP_EXPR_LITERAL || e->kind == CP_EXPR_CAST ||
-              e->kind == CP_EXPR_FUNC || e->kind == CP_EXPR_COALESCE;
+  bool leaf = is_leaf(e);
   if (!leaf) cp_buf_append(out, "(", 1, NULL);
   render(e, out);
   if (!leaf) cp_buf_append(out, ")", 1, NULL);
@@ -555,88 +692,97 @@ static void render_list(const cp_expr *const *args, size_t n, cp_buf *out) {
   }
 }
 
-static void render_like(const cp_expr *e, cp_buf *out) {
-  static const char *const FN[] = {"", "STARTS_WITH", "ENDS_WITH", "CONTAINS"};
-  if (e->negated) cp_buf_appendf(out, NULL, "NOT ");
-  if (e->op != CP_LIKE_PATTERN) {
-    cp_buf_appendf(out, NULL, "%s(", FN[e->op]);
-    render_list((const cp_expr *const *)e->args, 2, out);
-    cp_buf_appendf(out, NULL, ")");
-    return;
-  }
-  render_operand(e->args[0], out);
-  cp_buf_appendf(out, NULL, " LIKE ");
-  render_operand(e->args[1], out);
-  if (e->escape != '\\') {
-    char esc[8] = {0};
-    if (e->escape < 0x80) esc[0] = (char)e->escape;
-    cp_buf_appendf(out, NULL, " ESCAPE '%s'", esc);
+/* render() writes a node as prefix, first argument, suffix, so that a chain of first arguments
+ * renders with a loop (expr.h, "Depth"). The first argument is an operand in parentheses (see
+ * render_operand) for operators, and plain inside calls. */
+static bool first_is_operand(const cp_expr *e) {
+  switch (e->kind) {
+  case CP_EXPR_LIKE: return e->op == CP_LIKE_PATTERN;
+  case CP_EXPR_CAST:
+  case CP_EXPR_COALESCE:
+  case CP_EXPR_CASE:
+  case CP_EXPR_FUNC: return false;
+  default: return true;
   }
 }
 
-static void render(const cp_expr *e, cp_buf *out) {
+static void render_prefix(const cp_expr *e, cp_buf *out) {
+  static const char *const FN[] = {"", "STARTS_WITH", "ENDS_WITH", "CONTAINS"};
+  switch (e->kind) {
+  case CP_EXPR_LIKE:
+    if (e->negated) cp_buf_appendf(out, NULL, "NOT ");
+    if (e->op != CP_LIKE_PATTERN) cp_buf_appendf(out, NULL, "%s(", FN[e->op]);
+    return;
+  case CP_EXPR_NOT: cp_buf_appendf(out, NULL, "NOT "); return;
+  case CP_EXPR_NEGATE: cp_buf_appendf(out, NULL, "-"); return;
+  case CP_EXPR_CAST: cp_buf_appendf(out, NULL, "CAST("); return;
+  case CP_EXPR_COALESCE: cp_buf_appendf(out, NULL, "COALESCE("); return;
+  case CP_EXPR_CASE: cp_buf_appendf(out, NULL, "CASE WHEN "); return;
+  case CP_EXPR_FUNC: cp_buf_appendf(out, NULL, "%s(", func_name(e->op)); return;
+  default: return;
+  }
+}
+
+static void render_suffix(const cp_expr *e, cp_buf *out) {
   static const char ARITH[] = "+-*/%";
   switch (e->kind) {
-  case CP_EXPR_COLUMN: cp_buf_appendf(out, NULL, "%s", e->name ? e->name : "?"); return;
-  case CP_EXPR_LITERAL: append_literal(e, out); return;
   case CP_EXPR_COMPARE:
-    render_operand(e->args[0], out);
     cp_buf_appendf(out, NULL, " %s ", cmp_sym(e->op));
     render_operand(e->args[1], out);
     return;
-  case CP_EXPR_IS_NULL:
-    render_operand(e->args[0], out);
-    cp_buf_appendf(out, NULL, " IS %sNULL", e->negated ? "NOT " : "");
-    return;
+  case CP_EXPR_IS_NULL: cp_buf_appendf(out, NULL, " IS %sNULL", e->negated ? "NOT " : ""); return;
   case CP_EXPR_IN:
-    render_operand(e->args[0], out);
     cp_buf_appendf(out, NULL, " %sIN (", e->negated ? "NOT " : "");
     render_list((const cp_expr *const *)e->args + 1, e->n_args - 1, out);
     cp_buf_appendf(out, NULL, ")");
     return;
   case CP_EXPR_BETWEEN:
-    render_operand(e->args[0], out);
     cp_buf_appendf(out, NULL, " %sBETWEEN ", e->negated ? "NOT " : "");
     render_operand(e->args[1], out);
     cp_buf_appendf(out, NULL, " AND ");
     render_operand(e->args[2], out);
     return;
-  case CP_EXPR_LIKE: render_like(e, out); return;
+  case CP_EXPR_LIKE:
+    if (e->op != CP_LIKE_PATTERN) {
+      cp_buf_appendf(out, NULL, ", ");
+      render(e->args[1], out);
+      cp_buf_appendf(out, NULL, ")");
+      return;
+    }
+    cp_buf_appendf(out, NULL, " LIKE ");
+    render_operand(e->args[1], out);
+    if (e->escape != '\\') {
+      char esc[8] = {0};
+      if (e->escape < 0x80) esc[0] = (char)e->escape;
+      cp_buf_appendf(out, NULL, " ESCAPE '%s'", esc);
+    }
+    return;
   case CP_EXPR_AND:
   case CP_EXPR_OR:
-    for (size_t i = 0; i < e->n_args; i++) {
-      if (i) cp_buf_appendf(out, NULL, e->kind == CP_EXPR_AND ? " AND " : " OR ");
+    for (size_t i = 1; i < e->n_args; i++) {
+      cp_buf_appendf(out, NULL, e->kind == CP_EXPR_AND ? " AND " : " OR ");
       render_operand(e->args[i], out);
     }
     return;
-  case CP_EXPR_NOT:
-    cp_buf_appendf(out, NULL, "NOT ");
-    render_operand(e->args[0], out);
-    return;
   case CP_EXPR_ARITH:
-    render_operand(e->args[0], out);
     cp_buf_appendf(out, NULL, " %c ", e->op >= 0 && e->op <= CP_ARITH_MOD ? ARITH[e->op] : '?');
     render_operand(e->args[1], out);
     return;
-  case CP_EXPR_NEGATE:
-    cp_buf_appendf(out, NULL, "-");
-    render_operand(e->args[0], out);
-    return;
   case CP_EXPR_CAST:
-    cp_buf_appendf(out, NULL, "CAST(");
-    render(e->args[0], out);
     cp_buf_appendf(out, NULL, " AS ");
     cp_type_append_name(e->type, out);
     cp_buf_appendf(out, NULL, ")");
     return;
   case CP_EXPR_COALESCE:
-    cp_buf_appendf(out, NULL, "COALESCE(");
-    render_list((const cp_expr *const *)e->args, e->n_args, out);
+  case CP_EXPR_FUNC:
+    if (e->n_args > 1) cp_buf_appendf(out, NULL, ", ");
+    render_list((const cp_expr *const *)e->args + 1, e->n_args - 1, out);
     cp_buf_appendf(out, NULL, ")");
     return;
   case CP_EXPR_CASE:
-    cp_buf_appendf(out, NULL, "CASE");
-    for (size_t i = 0; i + 1 < e->n_args; i += 2) {
+    cp_buf_appendf(out, NULL, " THEN ");
+    render(e->args[1], out);
+    for (size_t i = 2; i + 1 < e->n_args; i += 2) {
       cp_buf_appendf(out, NULL, " WHEN ");
       render(e->args[i], out);
       cp_buf_appendf(out, NULL, " THEN ");
@@ -646,12 +792,35 @@ static void render(const cp_expr *e, cp_buf *out) {
     render(e->args[e->n_args - 1], out);
     cp_buf_appendf(out, NULL, " END");
     return;
-  case CP_EXPR_FUNC:
-    cp_buf_appendf(out, NULL, "%s(", func_name(e->op));
-    render_list((const cp_expr *const *)e->args, e->n_args, out);
-    cp_buf_appendf(out, NULL, ")");
+  default: return;
+  }
+}
+
+static void render(const cp_expr *e, cp_buf *out) {
+  cp_chain s;
+  if (cp_expr_spine(&s, e, NULL) != 0) {
+    cp_buf_appendf(out, NULL, "...");
     return;
   }
+  size_t k = s.n - 1;
+  for (size_t i = 0; i < k; i++) {
+    render_prefix(cp_spine_node(&s, i), out);
+    if (first_is_operand(cp_spine_node(&s, i)) && !is_leaf(cp_spine_node(&s, i + 1)))
+      cp_buf_append(out, "(", 1, NULL);
+  }
+  const cp_expr *leaf = cp_spine_node(&s, k);
+  if (leaf->kind == CP_EXPR_COLUMN)
+    cp_buf_appendf(out, NULL, "%s", leaf->name ? leaf->name : "?");
+  else if (leaf->kind == CP_EXPR_LITERAL)
+    append_literal(leaf, out);
+  else
+    cp_buf_appendf(out, NULL, "?");
+  for (size_t i = k; i-- > 0;) {
+    if (first_is_operand(cp_spine_node(&s, i)) && !is_leaf(cp_spine_node(&s, i + 1)))
+      cp_buf_append(out, ")", 1, NULL);
+    render_suffix(cp_spine_node(&s, i), out);
+  }
+  cp_chain_free(&s);
 }
 
 int cp_expr_append_sql(const cp_expr *e, cp_buf *out, paimon_error *err) {

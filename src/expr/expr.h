@@ -38,6 +38,15 @@
  * (INT) with 'abc' (STRING): ...". A *typed* string literal follows Spark instead ('abc' = 1 is
  * NULL).
  *
+ * Depth. Every pass over a tree (binding, evaluation, pruning, copying, freeing, rendering) walks
+ * the chain of first arguments with a loop and recurses only into the other arguments, so a
+ * left-associative chain of any length (`a + b + c ...`, `a = b = c`, `NOT NOT x`, AND / OR built
+ * pairwise) costs no stack. AND and OR are flattened when built: an AND argument that is itself
+ * an AND gives its arguments instead (likewise OR), so `p OR (q OR r)` is one OR of three. What
+ * is left recursive is nesting through the other arguments (`a + (b + (c + ...))`); a node's
+ * `depth` counts it, and constructors refuse a node deeper than CP_EXPR_MAX_DEPTH (EINVAL,
+ * "expression nested too deeply").
+ *
  * Ownership: every cp_expr is malloc'd and owns its children, type and literal bytes;
  * cp_expr_free releases the tree. Constructors that take children consume them, also when they
  * fail (arrays of children: the contents are consumed, the array stays the caller's). The struct
@@ -111,7 +120,14 @@ typedef enum cp_func {
   CP_FUNC_LENGTH,    /* LENGTH(s): characters of a string, bytes of a binary; INT */
   CP_FUNC_SUBSTRING, /* SUBSTRING(s, pos[, len]): 1-based, negative pos counts from the end */
   CP_FUNC_TRIM,      /* TRIM(s): leading and trailing spaces */
-  CP_FUNC_ABS        /* ABS(x): same type; ABS of the minimum integer wraps */
+  CP_FUNC_ABS,       /* ABS(x): same type; ABS of the minimum integer wraps */
+  /* SIZE(a): the number of elements of an ARRAY, MAP or MULTISET; -1 for NULL (Spark's default,
+   * spark.sql.legacy.sizeOfNull); INT NOT NULL. */
+  CP_FUNC_SIZE,
+  /* ARRAY(x, ...): an ARRAY of its atomic arguments, which meet at their wider type as COALESCE's
+   * branches do (Spark's CreateArray); NOT NULL. Nested values have no cp_datum form, so these two
+   * evaluate column-at-a-time only; on one row (cp_expr_eval_row*) they are unknown. */
+  CP_FUNC_ARRAY
 } cp_func;
 
 /* How a literal gets its type. */
@@ -122,6 +138,12 @@ typedef enum cp_literal_kind {
 } cp_literal_kind;
 
 typedef struct cp_like_pattern cp_like_pattern; /* compiled LIKE pattern (like.h) */
+
+/* The deepest nesting through arguments other than the first that a tree may have (see "Depth"
+ * above). The SQL parser's own limit (CP_SQL_MAX_DEPTH, 200) stays well below it, binding adds at
+ * most a few levels per level, and the evaluator's frame (about 2 KiB) times this stays far
+ * inside a thread's default 8 MiB stack. */
+#define CP_EXPR_MAX_DEPTH 500
 
 typedef struct cp_expr cp_expr;
 struct cp_expr {
@@ -144,6 +166,11 @@ struct cp_expr {
   cp_like_pattern *like;
   cp_expr **args; /* owned */
   size_t n_args;
+  size_t args_cap; /* allocated length of args (AND / OR grow theirs when built pairwise) */
+  /* Nesting through arguments other than the first: 0 for a leaf, else the larger of
+   * args[0]->depth and 1 + args[i]->depth for i > 0. Set by the constructors; bound trees keep
+   * the value of the node they were bound from (binding adds only a few levels). */
+  uint32_t depth;
 };
 
 /* ---- construction (unbound trees) --------------------------------------------------------- */

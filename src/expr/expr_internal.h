@@ -16,6 +16,17 @@
 
 /* A node of `kind` with room for `n_args` (zeroed) children; column -1, no type. */
 cp_expr *cp_expr_alloc(cp_expr_kind kind, size_t n_args);
+/* Sets e->depth from its children's (expr.h, "Depth") and returns it. */
+uint32_t cp_expr_set_depth(cp_expr *e);
+
+/* Collects the chain of first arguments from `e` down into `c` (initialised here; cp_chain_free
+ * releases it): node 0 is e, node i + 1 is node i's args[0], and the last node has no arguments
+ * (expr.h, "Depth"). Passes that need a node's first argument done before the node (binding,
+ * evaluation, rendering) walk it from the end. */
+int cp_expr_spine(cp_chain *c, const cp_expr *e, paimon_error *err);
+static inline const cp_expr *cp_spine_node(const cp_chain *c, size_t i) {
+  return (const cp_expr *)c->nodes[i];
+}
 /* A bound literal of type `t` (copied) and value `v` (bytes copied). */
 int cp_expr_bound_literal(cp_expr **out, const cp_type *t, const cp_datum *v, paimon_error *err);
 /* Appends the short description of `e` used in bind errors: "column 'age' (INT)", "'abc'

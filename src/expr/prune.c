@@ -39,38 +39,50 @@ typedef struct operand_stats {
 
 static int analyze(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_error *err);
 
+/* Statistics of the column `e` cast to type `to` from `from`. */
+static void cast_stats(prune_ctx *p, const cp_type *from, const cp_type *to, operand_stats *os) {
+  cp_col_stats *s = &os->s;
+  cp_datum lo = s->min, hi = s->max;
+  /* A bound that does not convert (e.g. overflows the target) is dropped, not trusted. */
+  if (s->has_min && (cp_cast_datum(from, &lo, to, &p->arena, &s->min, NULL) != 0 || s->min.is_null))
+    s->has_min = false;
+  if (s->has_max && (cp_cast_datum(from, &hi, to, &p->arena, &s->max, NULL) != 0 || s->max.is_null))
+    s->has_max = false;
+  os->type = to;
+  s->null_count = -1; /* a cast may turn values into NULL */
+}
+
 /* A column under zero or more order-preserving casts: fills *os with its statistics, cast like
  * the values. Returns 1 when `e` is not of that shape. */
 static int column_stats(prune_ctx *p, const cp_expr *e, operand_stats *os, paimon_error *err) {
-  if (e->kind == CP_EXPR_CAST) {
-    const cp_expr *child = e->args[0];
-    if (!cp_cast_is_monotonic(child->type, e->type)) return 1;
-    int rc = column_stats(p, child, os, err);
-    if (rc != 0) return rc;
-    cp_col_stats *s = &os->s;
-    cp_datum lo = s->min, hi = s->max;
-    /* A bound that does not convert (e.g. overflows the target) is dropped, not trusted. */
-    if (s->has_min &&
-        (cp_cast_datum(child->type, &lo, e->type, &p->arena, &s->min, NULL) != 0 || s->min.is_null))
-      s->has_min = false;
-    if (s->has_max &&
-        (cp_cast_datum(child->type, &hi, e->type, &p->arena, &s->max, NULL) != 0 || s->max.is_null))
-      s->has_max = false;
-    os->type = e->type;
-    s->null_count = -1; /* a cast may turn values into NULL */
-    return 0;
+  cp_chain chain;
+  CP_RETURN_IF_ERROR(cp_expr_spine(&chain, e, err));
+  size_t k = chain.n - 1;
+  const cp_expr *col = cp_spine_node(&chain, k);
+  int rc = col->kind == CP_EXPR_COLUMN ? 0 : 1;
+  for (size_t i = 0; rc == 0 && i < k; i++)
+    if (cp_spine_node(&chain, i)->kind != CP_EXPR_CAST ||
+        !cp_cast_is_monotonic(cp_spine_node(&chain, i + 1)->type, cp_spine_node(&chain, i)->type))
+      rc = 1;
+  if (rc != 0) {
+    cp_chain_free(&chain);
+    return rc;
   }
-  if (e->kind != CP_EXPR_COLUMN) return 1;
   cp_col_stats *s = &os->s;
   memset(s, 0, sizeof *s);
   s->null_count = s->row_count = -1;
-  CP_RETURN_IF_ERROR(p->get_stats(p->ctx, e->column, s, err));
-  if (s->has_min && s->min.is_null) s->has_min = false;
-  if (s->has_max && s->max.is_null) s->has_max = false;
-  /* NaN rows may sit above a floating-point max (Parquet statistics leave NaN out). */
-  if (e->type->kind == CP_TYPE_FLOAT || e->type->kind == CP_TYPE_DOUBLE) s->has_max = false;
-  os->type = e->type;
-  return 0;
+  rc = p->get_stats(p->ctx, col->column, s, err);
+  if (rc == 0) {
+    if (s->has_min && s->min.is_null) s->has_min = false;
+    if (s->has_max && s->max.is_null) s->has_max = false;
+    /* NaN rows may sit above a floating-point max (Parquet statistics leave NaN out). */
+    if (col->type->kind == CP_TYPE_FLOAT || col->type->kind == CP_TYPE_DOUBLE) s->has_max = false;
+    os->type = col->type;
+    while (k-- > 0)
+      cast_stats(p, cp_spine_node(&chain, k + 1)->type, cp_spine_node(&chain, k)->type, os);
+  }
+  cp_chain_free(&chain);
+  return rc;
 }
 
 /* Evaluates a constant subexpression. */
@@ -253,15 +265,17 @@ static int is_null_leaf(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_er
   return PAIMON_OK;
 }
 
-static int combine(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_error *err) {
+/* AND / OR over the outcomes of their operands; the first operand's outcomes are given. */
+static int combine(prune_ctx *p, const cp_expr *e, outcomes first, outcomes *out,
+                   paimon_error *err) {
   bool is_and = e->kind == CP_EXPR_AND;
   /* AND: TRUE needs every operand TRUE; FALSE needs one FALSE; NULL needs one NULL and the rest
    * TRUE or NULL. OR mirrors it. */
   outcomes r = {true, !is_and, true};
   bool any_null = false, any_dominant = false;
   for (size_t i = 0; i < e->n_args; i++) {
-    outcomes c;
-    CP_RETURN_IF_ERROR(analyze(p, e->args[i], &c, err));
+    outcomes c = first;
+    if (i > 0) CP_RETURN_IF_ERROR(analyze(p, e->args[i], &c, err));
     bool dom = is_and ? c.f : c.t, other = is_and ? c.t : c.f;
     if (is_and)
       r.t = r.t && c.t;
@@ -280,7 +294,8 @@ static int combine(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_error *
   return PAIMON_OK;
 }
 
-static int analyze(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_error *err) {
+/* A predicate that is not AND, OR or NOT. */
+static int analyze_leaf(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_error *err) {
   if (cp_expr_is_constant(e)) {
     cp_datum d;
     int rc = constant(p, e, &d, err);
@@ -291,20 +306,38 @@ static int analyze(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_error *
     return PAIMON_OK;
   }
   switch (e->kind) {
-  case CP_EXPR_AND:
-  case CP_EXPR_OR: return combine(p, e, out, err);
-  case CP_EXPR_NOT: {
-    outcomes c;
-    CP_RETURN_IF_ERROR(analyze(p, e->args[0], &c, err));
-    *out = (outcomes){c.f, c.t, c.n};
-    return PAIMON_OK;
-  }
   case CP_EXPR_COMPARE: return compare_leaf(p, e, out, err);
   case CP_EXPR_IN: return in_leaf(p, e, out, err);
   case CP_EXPR_LIKE: return like_leaf(p, e, out, err);
   case CP_EXPR_IS_NULL: return is_null_leaf(p, e, out, err);
   default: *out = ANY; return PAIMON_OK;
   }
+}
+
+static bool is_logic(const cp_expr *e) {
+  return e->kind == CP_EXPR_AND || e->kind == CP_EXPR_OR || e->kind == CP_EXPR_NOT;
+}
+
+/* The AND / OR / NOT nodes down first operands with a loop (expr.h, "Depth"), from the predicate
+ * below them up; their other operands recurse. A constant part is evaluated where it starts,
+ * and AND / OR / NOT above it combine its single outcome exactly. */
+static int analyze(prune_ctx *p, const cp_expr *e, outcomes *out, paimon_error *err) {
+  cp_chain logic;
+  cp_chain_init(&logic);
+  int rc = PAIMON_OK;
+  for (; !rc && is_logic(e); e = e->args[0]) rc = cp_chain_push(&logic, e, err);
+  outcomes c = ANY;
+  if (!rc) rc = analyze_leaf(p, e, &c, err);
+  for (size_t i = logic.n; !rc && i-- > 0;) {
+    const cp_expr *node = logic.nodes[i];
+    if (node->kind == CP_EXPR_NOT)
+      c = (outcomes){c.f, c.t, c.n};
+    else
+      rc = combine(p, node, c, &c, err);
+  }
+  cp_chain_free(&logic);
+  if (!rc) *out = c;
+  return rc;
 }
 
 int cp_expr_may_match(const cp_expr *e, cp_expr_stats_fn get_stats, void *ctx, bool *out,

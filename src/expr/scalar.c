@@ -270,6 +270,11 @@ static int func(const cp_expr *e, const cp_datum *args, cp_arena *arena, cp_datu
     return PAIMON_OK;
   }
   case CP_FUNC_ABS: absolute(t0, &args[0], out); return PAIMON_OK;
+  case CP_FUNC_SIZE:
+  case CP_FUNC_ARRAY:
+    /* Nested values have no datum: the vectorized kernel (eval_nested.c) computes these. */
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED, "%s has no per-value form",
+                            e->op == CP_FUNC_SIZE ? "SIZE" : "ARRAY");
   default: return paimon_error_set(err, PAIMON_EINVAL, "unknown function %d", e->op);
   }
 }

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/status.h"
 #include "meta/binary_row.h"
@@ -38,6 +39,80 @@ bool cp_data_file_is_blob(const cp_data_file_meta *f) { return ends_with(f->file
 
 bool cp_data_file_is_vector_store(const cp_data_file_meta *f) {
   return strstr(f->file_name, ".vector.") != NULL;
+}
+
+int cp_data_file_format(const char *name, const char **start, size_t *len, paimon_error *err) {
+  static const char *const compressed[] = {"gz", "bz2", "deflate", "snappy", "lz4", "zst"};
+  const char *dot = strrchr(name, '.');
+  if (!dot) return paimon_error_set(err, PAIMON_ECORRUPT, "%s is not a legal file name.", name);
+  for (size_t i = 0; i < sizeof compressed / sizeof compressed[0]; i++) {
+    if (strcasecmp(dot + 1, compressed[i]) != 0) continue;
+    const char *prev = dot;
+    while (prev > name && prev[-1] != '.') prev--;
+    if (prev == name)
+      return paimon_error_set(err, PAIMON_ECORRUPT, "%s is not a legal file name.", name);
+    *start = prev;
+    *len = (size_t)(dot - prev);
+    return PAIMON_OK;
+  }
+  *start = dot + 1;
+  *len = strlen(dot + 1);
+  return PAIMON_OK;
+}
+
+int cp_data_file_check_readable(const char *name, const char *path, paimon_error *err) {
+  const char *f;
+  size_t n;
+  CP_RETURN_IF_ERROR(cp_data_file_format(name, &f, &n, err));
+  if (n == 7 && strncasecmp(f, "parquet", 7) == 0) return PAIMON_OK;
+  /* Names as Paimon's docs write them; the rest as the extension says. */
+  static const struct {
+    const char *ext, *name;
+  } known[] = {{"orc", "an ORC"},  {"avro", "an Avro"},  {"csv", "a CSV"},
+               {"json", "a JSON"}, {"lance", "a Lance"}, {"blob", "a BLOB"}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (strlen(known[i].ext) == n && strncasecmp(f, known[i].ext, n) == 0)
+      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                              "data file %s is %s file (file.format '%.*s'): cpaimon does not "
+                              "read %s data files yet, only Parquet",
+                              path, known[i].name, (int)n, f, strchr(known[i].name, ' ') + 1);
+  return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                          "data file %s has format '%.*s': cpaimon does not read it yet, only "
+                          "Parquet",
+                          path, (int)n, f);
+}
+
+bool cp_is_plain_file_name(const char *name, size_t len) {
+  if (!name || len == 0 || memchr(name, '/', len) || memchr(name, '\0', len)) return false;
+  return !(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+int cp_check_file_name(const char *name, size_t len, const char *what, paimon_error *err) {
+  if (cp_is_plain_file_name(name, len)) return PAIMON_OK;
+  return paimon_error_set(err, PAIMON_ECORRUPT,
+                          "%s name '%.*s' is not a plain file name (Paimon names files without "
+                          "'/', '.' or '..'; it would reach outside the table)",
+                          what, (int)(name ? strnlen(name, len) : 0), name ? name : "");
+}
+
+int cp_check_external_path(const char *path, const char *what, paimon_error *err) {
+  const char *scheme_end = strstr(path, ":/");
+  bool uri = scheme_end && scheme_end > path && !memchr(path, '/', (size_t)(scheme_end - path));
+  const char *p = uri ? scheme_end + 1 : path;
+  bool ok = *p == '/';
+  /* Segment by segment: none may be "." or ".." */
+  for (const char *seg = p; ok && *seg;) {
+    while (*seg == '/') seg++;
+    const char *end = strchr(seg, '/');
+    size_t n = end ? (size_t)(end - seg) : strlen(seg);
+    if ((n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.')) ok = false;
+    seg += n;
+  }
+  if (ok) return PAIMON_OK;
+  return paimon_error_set(err, PAIMON_ECORRUPT,
+                          "%s external path '%s' is not an absolute path or URI without '.' and "
+                          "'..' segments, as Paimon writes them",
+                          what, path);
 }
 
 bool cp_strings_contains(cp_strings list, const char *s) {
@@ -161,6 +236,14 @@ int cp_index_manifest_entry_copy(cp_index_manifest_entry *dst, const cp_index_ma
       CP_RETURN_IF_ERROR(copy_str(&r[i].data_file, src->dv_ranges[i].data_file, arena, err));
     dst->dv_ranges = r;
   }
+  cp_global_index_meta *g = &dst->global_index;
+  if (src->has_global_index && g->n_extra_field_ids) {
+    g->extra_field_ids = copy_array(src->global_index.extra_field_ids, g->n_extra_field_ids,
+                                    sizeof *g->extra_field_ids, arena);
+    if (!g->extra_field_ids) return CP_ENOMEM(err, "global index field ids");
+  }
+  CP_RETURN_IF_ERROR(copy_bytes(&g->index_meta, src->global_index.index_meta, arena, err));
+  CP_RETURN_IF_ERROR(copy_bytes(&g->source_meta, src->global_index.source_meta, arena, err));
   return PAIMON_OK;
 }
 

@@ -84,6 +84,32 @@ static inline int64_t cp_data_file_last_row_id(const cp_data_file_meta *f) {
  * (data-evolution.md, notation). */
 bool cp_data_file_is_blob(const cp_data_file_meta *f);
 bool cp_data_file_is_vector_store(const cp_data_file_meta *f);
+/* The format of data file `name` as Java's DataFilePathFactory.formatIdentifier reads it: the
+ * extension, or the one before a compression extension (gz, bz2, deflate, snappy, lz4, zst:
+ * "data-1.csv.gz" is csv). *start / *len point into `name`. ECORRUPT "<name> is not a legal file
+ * name." without one. */
+int cp_data_file_format(const char *name, const char **start, size_t *len, paimon_error *err);
+
+/* EUNSUPPORTED unless data file `name` (shown as `path`) is Parquet, the one format cpaimon
+ * reads: "data file P is an ORC file ...; cpaimon does not read ORC data files yet". */
+int cp_data_file_check_readable(const char *name, const char *path, paimon_error *err);
+
+/* File names in metadata (spec/format.md §1). Paimon names a table's files by plain names that
+ * readers join to a directory they know: data files to their bucket directory, manifests, manifest
+ * lists and index manifests to manifest/, index files to index/. A name that is empty, "." or
+ * "..", or holds a '/' (or a NUL: `len` is the name's stored length) would reach outside that
+ * directory; every reader of metadata and every commit refuses it, with an error naming the
+ * entry. Tables may live at URIs (s3://bucket/wh/db.db/t), so names are checked, not the joined
+ * paths.
+ *
+ * Java's external paths (_EXTERNAL_PATH of data and index files, written under the roots of the
+ * data-file.external-paths / global-index.external-path options) are full paths instead; Java
+ * opens them as they are. cp_check_external_path takes what Java writes, an absolute path or a URI
+ * with a scheme, and refuses "." and ".." segments, which Java never writes. */
+bool cp_is_plain_file_name(const char *name, size_t len);
+int cp_check_file_name(const char *name, size_t len, const char *what, paimon_error *err);
+int cp_check_external_path(const char *path, const char *what, paimon_error *err);
+
 /* Whether the list holds `s`. */
 bool cp_strings_contains(cp_strings list, const char *s);
 
@@ -124,6 +150,21 @@ typedef struct cp_dv_meta {
   int64_t cardinality;
 } cp_dv_meta;
 
+/* Java's GlobalIndexMeta, the _GLOBAL_INDEX record of an index manifest entry (pypaimon's
+ * create_global_index writes them): the row-id range an index file covers, the field it indexes
+ * (and extra ones), and the index's own bytes. cpaimon builds no global index; it keeps these
+ * intact whenever it rewrites an index manifest, and reads the field ids for the
+ * global-index.column-update-action check at commit. */
+typedef struct cp_global_index_meta {
+  int64_t row_range_start, row_range_end;
+  int32_t index_field_id;
+  bool has_extra_field_ids;
+  const int32_t *extra_field_ids;
+  size_t n_extra_field_ids;
+  bool has_index_meta, has_source_meta;
+  cp_bytes index_meta, source_meta;
+} cp_global_index_meta;
+
 typedef struct cp_index_manifest_entry {
   int32_t kind;
   cp_bytes partition;
@@ -136,8 +177,8 @@ typedef struct cp_index_manifest_entry {
   const cp_dv_meta *dv_ranges;
   size_t n_dv_ranges;
   const char *external_path;
-  /* Global-index metadata is kept only as "present" (cpaimon writes no global indexes). */
   bool has_global_index;
+  cp_global_index_meta global_index;
 } cp_index_manifest_entry;
 
 /* Growable arrays of the above (items malloc'd; the pointed-to data lives in arenas). */

@@ -70,6 +70,15 @@ enum {
   IM_COUNT
 };
 enum { DV_F0, DV_F1, DV_F2, DV_CARDINALITY, DV_COUNT };
+enum {
+  GI_ROW_RANGE_START,
+  GI_ROW_RANGE_END,
+  GI_INDEX_FIELD_ID,
+  GI_EXTRA_FIELD_IDS,
+  GI_INDEX_META,
+  GI_SOURCE_META,
+  GI_COUNT
+};
 
 /* _VERSION format identifiers Java checks (ManifestEntrySerializer etc.). */
 #define MANIFEST_VERSION 2
@@ -206,6 +215,25 @@ static cp_avro_value meta_value(builder *b, const cp_manifest_file_meta *m) {
   return v;
 }
 
+/* The _GLOBAL_INDEX record, written back as it was read. */
+static cp_avro_value global_index_value(builder *b, const cp_global_index_meta *g) {
+  cp_avro_value *f, v = record(b, GI_COUNT, &f);
+  if (!f) return v;
+  f[GI_ROW_RANGE_START] = cp_avro_long(g->row_range_start);
+  f[GI_ROW_RANGE_END] = cp_avro_long(g->row_range_end);
+  f[GI_INDEX_FIELD_ID] = cp_avro_int(g->index_field_id);
+  cp_avro_value ids = cp_avro_null(), *items = alloc_values(b, g->n_extra_field_ids);
+  ids.type = CP_AVRO_ARRAY;
+  ids.u.array.items = items;
+  ids.u.array.count = items ? g->n_extra_field_ids : 0;
+  for (size_t i = 0; items && i < g->n_extra_field_ids; i++)
+    items[i] = cp_avro_int(g->extra_field_ids[i]);
+  f[GI_EXTRA_FIELD_IDS] = optional(b, g->has_extra_field_ids, ids);
+  f[GI_INDEX_META] = optional(b, g->has_index_meta, bytes_value(g->index_meta));
+  f[GI_SOURCE_META] = optional(b, g->has_source_meta, bytes_value(g->source_meta));
+  return v;
+}
+
 static cp_avro_value index_value(builder *b, const cp_index_manifest_entry *e) {
   cp_avro_value *f, v = record(b, IM_COUNT, &f);
   if (!f) return v;
@@ -234,8 +262,7 @@ static cp_avro_value index_value(builder *b, const cp_index_manifest_entry *e) {
   f[IM_DV_RANGES] = optional(b, e->has_dv_ranges, arr);
   f[IM_EXTERNAL_PATH] = optional(b, e->external_path != NULL,
                                  cp_avro_string(e->external_path ? e->external_path : ""));
-  /* Global-index entries are refused before encoding (cp_index_manifest_encode). */
-  f[IM_GLOBAL_INDEX] = optional(b, false, cp_avro_null());
+  f[IM_GLOBAL_INDEX] = optional(b, e->has_global_index, global_index_value(b, &e->global_index));
   return v;
 }
 
@@ -292,10 +319,6 @@ int cp_manifest_list_encode(const cp_manifest_file_meta *metas, size_t n,
 int cp_index_manifest_encode(const cp_index_manifest_entry *entries, size_t n,
                              const cp_manifest_write_options *opts, cp_buf *out,
                              paimon_error *err) {
-  for (size_t i = 0; i < n; i++)
-    if (entries[i].has_global_index)
-      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                              "index manifest: writing global-index entries is not supported");
   return encode_all(cp_index_manifest_entry_schema_json, "index manifest", entries, n,
                     sizeof *entries, index_fn, opts, out, err);
 }
@@ -323,6 +346,28 @@ static int get_string(reader *r, const cp_avro_value *v, const char **out) {
   }
   if (!(*out = cp_arena_strndup(r->arena, (const char *)v->u.bytes.data, v->u.bytes.len)))
     return oom(r);
+  return PAIMON_OK;
+}
+
+/* A file name (meta/data_file.h: plain names only), checked on its stored bytes so that a NUL
+ * inside cannot hide a '/' after it. `what` says which name, for the error; a `required` one
+ * may not be absent. */
+static int get_name(reader *r, const cp_avro_value *v, const char *what, bool required,
+                    const char **out) {
+  const cp_avro_value *u = cp_avro_value_unwrap(v);
+  if (!u && required)
+    return paimon_error_set(r->err, PAIMON_ECORRUPT, "%s: record %zu: %s without a name", r->name,
+                            r->record, what);
+  if (u && cp_check_file_name((const char *)u->u.bytes.data, u->u.bytes.len, what, r->err) != 0)
+    return paimon_error_prefix(r->err, "%s: record %zu", r->name, r->record);
+  return get_string(r, v, out);
+}
+
+static int get_external_path(reader *r, const cp_avro_value *v, const char *what,
+                             const char **out) {
+  CP_RETURN_IF_ERROR(get_string(r, v, out));
+  if (*out && cp_check_external_path(*out, what, r->err) != 0)
+    return paimon_error_prefix(r->err, "%s: record %zu", r->name, r->record);
   return PAIMON_OK;
 }
 
@@ -398,7 +443,7 @@ static int get_stats(reader *r, const cp_avro_value *rec, cp_simple_stats *s) {
 
 static int get_file(reader *r, const cp_avro_value *rec, cp_data_file_meta *m) {
   memset(m, 0, sizeof *m);
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, DF_FILE_NAME), &m->file_name));
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, DF_FILE_NAME), "data file", true, &m->file_name));
   get_opt_long(field(rec, DF_FILE_SIZE), &m->file_size);
   get_opt_long(field(rec, DF_ROW_COUNT), &m->row_count);
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, DF_MIN_KEY), &m->min_key));
@@ -410,13 +455,19 @@ static int get_file(reader *r, const cp_avro_value *rec, cp_data_file_meta *m) {
   get_opt_long(field(rec, DF_SCHEMA_ID), &m->schema_id);
   get_opt_int(field(rec, DF_LEVEL), &m->level);
   CP_RETURN_IF_ERROR(get_strings(r, field(rec, DF_EXTRA_FILES), &m->extra_files, NULL));
+  for (size_t i = 0; i < m->extra_files.n; i++)
+    if (cp_check_file_name(m->extra_files.items[i], strlen(m->extra_files.items[i]), "extra file",
+                           r->err) != 0)
+      return paimon_error_prefix(r->err, "%s: record %zu: data file %s", r->name, r->record,
+                                 m->file_name);
   m->has_creation_time = get_opt_long(field(rec, DF_CREATION_TIME), &m->creation_time_millis);
   m->has_delete_row_count = get_opt_long(field(rec, DF_DELETE_ROW_COUNT), &m->delete_row_count);
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, DF_EMBEDDED_INDEX), &m->embedded_index));
   m->has_file_source = get_opt_int(field(rec, DF_FILE_SOURCE), &m->file_source);
   CP_RETURN_IF_ERROR(get_strings(r, field(rec, DF_VALUE_STATS_COLS), &m->value_stats_cols,
                                  &m->has_value_stats_cols));
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, DF_EXTERNAL_PATH), &m->external_path));
+  CP_RETURN_IF_ERROR(
+      get_external_path(r, field(rec, DF_EXTERNAL_PATH), "data file", &m->external_path));
   m->has_first_row_id = get_opt_long(field(rec, DF_FIRST_ROW_ID), &m->first_row_id);
   CP_RETURN_IF_ERROR(get_strings(r, field(rec, DF_WRITE_COLS), &m->write_cols, &m->has_write_cols));
   const cp_avro_value *seqs = cp_avro_value_unwrap(field(rec, DF_WRITE_COLS_SEQUENCES));
@@ -462,7 +513,7 @@ static int meta_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   cp_manifest_file_meta m;
   memset(&m, 0, sizeof m);
   CP_RETURN_IF_ERROR(check_version(r, field(rec, MF_VERSION), MANIFEST_VERSION));
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, MF_FILE_NAME), &m.file_name));
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, MF_FILE_NAME), "manifest", true, &m.file_name));
   get_opt_long(field(rec, MF_FILE_SIZE), &m.file_size);
   get_opt_long(field(rec, MF_ADDED), &m.num_added_files);
   get_opt_long(field(rec, MF_DELETED), &m.num_deleted_files);
@@ -481,6 +532,31 @@ static int meta_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   return cp_manifest_meta_vec_push(out_vec, &m, r->err);
 }
 
+/* The _GLOBAL_INDEX record (cp_global_index_meta), when present. */
+static int get_global_index(reader *r, const cp_avro_value *v, cp_index_manifest_entry *e) {
+  const cp_avro_value *gi = cp_avro_value_unwrap(v);
+  e->has_global_index = gi != NULL;
+  if (!gi) return PAIMON_OK;
+  cp_global_index_meta *g = &e->global_index;
+  get_opt_long(field(gi, GI_ROW_RANGE_START), &g->row_range_start);
+  get_opt_long(field(gi, GI_ROW_RANGE_END), &g->row_range_end);
+  get_opt_int(field(gi, GI_INDEX_FIELD_ID), &g->index_field_id);
+  const cp_avro_value *ids = cp_avro_value_unwrap(field(gi, GI_EXTRA_FIELD_IDS));
+  if (ids) {
+    size_t n = ids->u.array.count;
+    int32_t *vals = cp_arena_alloc(r->arena, (n ? n : 1) * sizeof *vals);
+    if (!vals) return oom(r);
+    for (size_t i = 0; i < n; i++) get_opt_int(&ids->u.array.items[i], &vals[i]);
+    g->has_extra_field_ids = true;
+    g->extra_field_ids = vals;
+    g->n_extra_field_ids = n;
+  }
+  g->has_index_meta = cp_avro_value_unwrap(field(gi, GI_INDEX_META)) != NULL;
+  g->has_source_meta = cp_avro_value_unwrap(field(gi, GI_SOURCE_META)) != NULL;
+  CP_RETURN_IF_ERROR(get_bytes(r, field(gi, GI_INDEX_META), &g->index_meta));
+  return get_bytes(r, field(gi, GI_SOURCE_META), &g->source_meta);
+}
+
 static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   cp_index_manifest_entry e;
   memset(&e, 0, sizeof e);
@@ -489,7 +565,7 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
   CP_RETURN_IF_ERROR(get_bytes(r, field(rec, IM_PARTITION), &e.partition));
   get_opt_int(field(rec, IM_BUCKET), &e.bucket);
   CP_RETURN_IF_ERROR(get_string(r, field(rec, IM_INDEX_TYPE), &e.index_type));
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, IM_FILE_NAME), &e.file_name));
+  CP_RETURN_IF_ERROR(get_name(r, field(rec, IM_FILE_NAME), "index file", true, &e.file_name));
   get_opt_long(field(rec, IM_FILE_SIZE), &e.file_size);
   get_opt_long(field(rec, IM_ROW_COUNT), &e.row_count);
   const cp_avro_value *arr = cp_avro_value_unwrap(field(rec, IM_DV_RANGES));
@@ -502,7 +578,8 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
       if (!dv)
         return paimon_error_set(r->err, PAIMON_ECORRUPT,
                                 "%s: record %zu: null deletion-vector range", r->name, r->record);
-      CP_RETURN_IF_ERROR(get_string(r, field(dv, DV_F0), &dvs[i].data_file));
+      CP_RETURN_IF_ERROR(
+          get_name(r, field(dv, DV_F0), "deletion vector's data file", true, &dvs[i].data_file));
       get_opt_int(field(dv, DV_F1), &dvs[i].offset);
       get_opt_int(field(dv, DV_F2), &dvs[i].length);
       dvs[i].has_cardinality = get_opt_long(field(dv, DV_CARDINALITY), &dvs[i].cardinality);
@@ -511,8 +588,9 @@ static int index_from(reader *r, const cp_avro_value *rec, void *out_vec) {
     e.dv_ranges = dvs;
     e.n_dv_ranges = n;
   }
-  CP_RETURN_IF_ERROR(get_string(r, field(rec, IM_EXTERNAL_PATH), &e.external_path));
-  e.has_global_index = cp_avro_value_unwrap(field(rec, IM_GLOBAL_INDEX)) != NULL;
+  CP_RETURN_IF_ERROR(
+      get_external_path(r, field(rec, IM_EXTERNAL_PATH), "index file", &e.external_path));
+  CP_RETURN_IF_ERROR(get_global_index(r, field(rec, IM_GLOBAL_INDEX), &e));
   return cp_index_entry_vec_push(out_vec, &e, r->err);
 }
 

@@ -1,6 +1,8 @@
 /* Snapshot files: parse and write (spec/format.md §3; Java Snapshot.java key order). */
 #include "meta/snapshot.h"
 
+#include "meta/data_file.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,24 @@ static int add_property(void *ctx, const char *key, const char *value, paimon_er
   return cp_options_set(ctx, key, value, err);
 }
 
+/* The manifest lists, index manifest and statistics file a snapshot names (plain names in the
+ * table's manifest/ and statistics/ directories; meta/data_file.h). */
+static int check_names(reader *r) {
+  const cp_snapshot *s = r->snap;
+  const struct {
+    const char *key, *value;
+  } names[] = {{"baseManifestList", s->base_manifest_list},
+               {"deltaManifestList", s->delta_manifest_list},
+               {"changelogManifestList", s->changelog_manifest_list},
+               {"indexManifest", s->index_manifest},
+               {"statistics", s->statistics}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (names[i].value &&
+        cp_check_file_name(names[i].value, strlen(names[i].value), names[i].key, r->err) != 0)
+      return paimon_error_prefix(r->err, "%s", r->source);
+  return PAIMON_OK;
+}
+
 static int parse_fields(reader *r) {
   cp_snapshot *s = r->snap;
   int64_t v;
@@ -104,6 +124,7 @@ static int parse_fields(reader *r) {
                              &s->has_changelog_record_count));
   CP_RETURN_IF_ERROR(opt_int(r, "watermark", &s->watermark, &s->has_watermark));
   CP_RETURN_IF_ERROR(opt_string(r, "statistics", &s->statistics));
+  CP_RETURN_IF_ERROR(check_names(r));
   json_t *props;
   CP_RETURN_IF_ERROR(cp_json_get_opt_object(r->root, "properties", r->source, &props, r->err));
   if (props)

@@ -361,6 +361,13 @@ int cp_sql_print_query(const cp_sql_query *q, cp_buf *out, paimon_error *err);
  * "upper(name)", "CAST(id AS STRING)"). */
 int cp_sql_expr_display_name(const cp_sql_expr *e, cp_buf *out, paimon_error *err);
 
+/* Collects the chain of first arguments from `e` down into `c` (initialised here; cp_chain_free
+ * releases it): node 0 is e, node i + 1 is node i's args[0], the last node has no arguments. The
+ * parser builds left-associative chains (`a + b + c`, `p OR q OR r`) down args[0] without a depth
+ * limit, so every pass over expressions walks this chain with a loop and recurses only into the
+ * other arguments, whose nesting the parser bounds (CP_SQL_MAX_DEPTH). */
+int cp_sql_expr_spine(cp_chain *c, const cp_sql_expr *e, paimon_error *err);
+
 /* Appends an identifier, back-quoted (with ` doubled) unless it is a plain word. */
 int cp_sql_print_ident(const char *name, cp_buf *out, paimon_error *err);
 

@@ -104,108 +104,21 @@ static int print_literal(const cp_sql_literal *l, cp_buf *out, paimon_error *err
   return print_string(l->text, l->len, out, err);
 }
 
-static int print_args(cp_sql_expr *const *args, size_t n, cp_buf *out, paimon_error *err) {
+/* ---- expressions ----------------------------------------------------------------------------
+ *
+ * Both printers write a node as prefix, first argument, suffix, and walk the chain of first
+ * arguments with a loop (ast.h cp_sql_expr_spine): a left-associative chain of any length prints
+ * without a stack frame per operator. Other arguments recurse (the parser bounds their nesting).
+ * `display` selects Spark's display names instead of canonical SQL.
+ */
+
+static int expr_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err);
+
+static int args_text(cp_sql_expr *const *args, size_t n, bool display, cp_buf *out,
+                     paimon_error *err) {
   for (size_t i = 0; i < n; i++) {
     if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(args[i], out, err));
-  }
-  return PAIMON_OK;
-}
-
-static int print_case(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
-  CP_RETURN_IF_ERROR(put(out, "CASE", err));
-  size_t i = 0, end = e->n_args - (e->has_else ? 1 : 0);
-  if (e->has_operand) {
-    CP_RETURN_IF_ERROR(put(out, " ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[i++], out, err));
-  }
-  for (; i < end; i += 2) {
-    CP_RETURN_IF_ERROR(put(out, " WHEN ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[i], out, err));
-    CP_RETURN_IF_ERROR(put(out, " THEN ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[i + 1], out, err));
-  }
-  if (e->has_else) {
-    CP_RETURN_IF_ERROR(put(out, " ELSE ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[e->n_args - 1], out, err));
-  }
-  return put(out, " END", err);
-}
-
-int cp_sql_print_expr(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
-  const char *neg = e->negated ? "NOT " : "";
-  switch (e->kind) {
-  case CP_SQL_E_COLUMN: return print_name(&e->name, out, err);
-  case CP_SQL_E_STAR:
-    if (e->name.n) {
-      CP_RETURN_IF_ERROR(print_name(&e->name, out, err));
-      CP_RETURN_IF_ERROR(put(out, ".", err));
-    }
-    return put(out, "*", err);
-  case CP_SQL_E_LITERAL: return print_literal(&e->lit, out, err);
-  case CP_SQL_E_UNARY:
-    CP_RETURN_IF_ERROR(
-        cp_buf_appendf(out, err, "(%s%s(", op_text(e->op), e->op == CP_SQL_OP_NOT ? " " : ""));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
-    return put(out, "))", err);
-  case CP_SQL_E_BINARY:
-    CP_RETURN_IF_ERROR(put(out, "(", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
-    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", op_text(e->op)));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[1], out, err));
-    return put(out, ")", err);
-  case CP_SQL_E_IS_NULL:
-  case CP_SQL_E_IS_BOOL:
-    CP_RETURN_IF_ERROR(put(out, "(", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
-    return cp_buf_appendf(out, err, " IS %s%s)", neg,
-                          e->kind == CP_SQL_E_IS_NULL ? "NULL"
-                          : e->bool_value             ? "TRUE"
-                                                      : "FALSE");
-  case CP_SQL_E_IN:
-    CP_RETURN_IF_ERROR(put(out, "(", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
-    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %sIN (", neg));
-    CP_RETURN_IF_ERROR(print_args(e->args + 1, e->n_args - 1, out, err));
-    return put(out, "))", err);
-  case CP_SQL_E_BETWEEN:
-  case CP_SQL_E_LIKE:
-    CP_RETURN_IF_ERROR(put(out, "(", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
-    CP_RETURN_IF_ERROR(
-        cp_buf_appendf(out, err, " %s%s ", neg, e->kind == CP_SQL_E_LIKE ? "LIKE" : "BETWEEN"));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[1], out, err));
-    if (e->kind == CP_SQL_E_BETWEEN) {
-      CP_RETURN_IF_ERROR(put(out, " AND ", err));
-      CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[2], out, err));
-    } else if (e->escape) {
-      CP_RETURN_IF_ERROR(put(out, " ESCAPE ", err));
-      CP_RETURN_IF_ERROR(print_string(e->escape, strlen(e->escape), out, err));
-    }
-    return put(out, ")", err);
-  case CP_SQL_E_CAST:
-    CP_RETURN_IF_ERROR(put(out, "CAST(", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(e->args[0], out, err));
-    return cp_buf_appendf(out, err, " AS %s)", e->type);
-  case CP_SQL_E_CASE: return print_case(e, out, err);
-  case CP_SQL_E_FUNC:
-    CP_RETURN_IF_ERROR(print_name(&e->name, out, err));
-    if (e->star_arg) return put(out, "(*)", err);
-    CP_RETURN_IF_ERROR(put(out, e->distinct ? "(DISTINCT " : "(", err));
-    CP_RETURN_IF_ERROR(print_args(e->args, e->n_args, out, err));
-    return put(out, ")", err);
-  }
-  return PAIMON_OK;
-}
-
-/* ---- Spark's display names ------------------------------------------------------------------ */
-
-static int display(const cp_sql_expr *e, cp_buf *out, paimon_error *err);
-
-static int display_args(cp_sql_expr *const *args, size_t n, cp_buf *out, paimon_error *err) {
-  for (size_t i = 0; i < n; i++) {
-    if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
-    CP_RETURN_IF_ERROR(display(args[i], out, err));
+    CP_RETURN_IF_ERROR(expr_text(args[i], display, out, err));
   }
   return PAIMON_OK;
 }
@@ -252,100 +165,169 @@ static int display_literal(const cp_sql_literal *l, cp_buf *out, paimon_error *e
   return PAIMON_OK;
 }
 
-static int display_func(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+static int func_name_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
+  if (!display) return print_name(&e->name, out, err);
   const char *name = e->name.parts[e->name.n - 1];
   for (const char *c = name; *c; c++) {
     char ch = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
     CP_RETURN_IF_ERROR(cp_buf_append(out, &ch, 1, err));
   }
-  if (e->star_arg) return put(out, "(1)", err); /* Spark rewrites count(*) to count(1) */
-  CP_RETURN_IF_ERROR(put(out, e->distinct ? "(DISTINCT " : "(", err));
-  CP_RETURN_IF_ERROR(display_args(e->args, e->n_args, out, err));
-  return put(out, ")", err);
+  return PAIMON_OK;
 }
 
-static int display_negated(const cp_sql_expr *e, const char *op, cp_buf *out, paimon_error *err) {
-  if (e->negated) CP_RETURN_IF_ERROR(put(out, "(NOT ", err));
-  CP_RETURN_IF_ERROR(put(out, "(", err));
-  CP_RETURN_IF_ERROR(display(e->args[0], out, err));
-  CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", op));
+/* A node without arguments. */
+static int leaf_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
+  switch (e->kind) {
+  case CP_SQL_E_COLUMN:
+    return display ? put(out, e->name.parts[e->name.n - 1], err) : print_name(&e->name, out, err);
+  case CP_SQL_E_STAR:
+    if (e->name.n) {
+      CP_RETURN_IF_ERROR(print_name(&e->name, out, err));
+      CP_RETURN_IF_ERROR(put(out, ".", err));
+    }
+    return put(out, "*", err);
+  case CP_SQL_E_LITERAL:
+    return display ? display_literal(&e->lit, out, err) : print_literal(&e->lit, out, err);
+  case CP_SQL_E_FUNC:
+    CP_RETURN_IF_ERROR(func_name_text(e, display, out, err));
+    /* Spark rewrites count(*) to count(1) */
+    if (e->star_arg) return put(out, display ? "(1)" : "(*)", err);
+    return put(out, "()", err);
+  default: return put(out, "?", err);
+  }
+}
+
+static bool negated_predicate(const cp_sql_expr *e) {
+  return e->kind == CP_SQL_E_IN || e->kind == CP_SQL_E_BETWEEN || e->kind == CP_SQL_E_LIKE;
+}
+
+static int prefix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
+  switch (e->kind) {
+  case CP_SQL_E_UNARY:
+    if (display) return cp_buf_appendf(out, err, "(%s ", op_text(e->op));
+    return cp_buf_appendf(out, err, "(%s%s(", op_text(e->op), e->op == CP_SQL_OP_NOT ? " " : "");
+  case CP_SQL_E_BINARY:
+    if (display && e->op == CP_SQL_OP_CONCAT) return put(out, "concat(", err);
+    return put(out, display && e->op == CP_SQL_OP_NE ? "(NOT (" : "(", err);
+  case CP_SQL_E_CAST: return put(out, "CAST(", err);
+  case CP_SQL_E_CASE: return put(out, e->has_operand ? "CASE " : "CASE WHEN ", err);
+  case CP_SQL_E_FUNC:
+    CP_RETURN_IF_ERROR(func_name_text(e, display, out, err));
+    return put(out, e->distinct ? "(DISTINCT " : "(", err);
+  default:
+    if (display && negated_predicate(e) && e->negated) CP_RETURN_IF_ERROR(put(out, "(NOT ", err));
+    return put(out, "(", err); /* IS, IN, BETWEEN, LIKE */
+  }
+}
+
+static int case_suffix(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
+  size_t i = 1, end = e->n_args - (e->has_else ? 1 : 0);
+  if (!e->has_operand) {
+    CP_RETURN_IF_ERROR(put(out, " THEN ", err));
+    CP_RETURN_IF_ERROR(expr_text(e->args[1], display, out, err));
+    i = 2;
+  }
+  for (; i < end; i += 2) {
+    CP_RETURN_IF_ERROR(put(out, " WHEN ", err));
+    CP_RETURN_IF_ERROR(expr_text(e->args[i], display, out, err));
+    CP_RETURN_IF_ERROR(put(out, " THEN ", err));
+    CP_RETURN_IF_ERROR(expr_text(e->args[i + 1], display, out, err));
+  }
+  if (e->has_else) {
+    CP_RETURN_IF_ERROR(put(out, " ELSE ", err));
+    CP_RETURN_IF_ERROR(expr_text(e->args[e->n_args - 1], display, out, err));
+  }
+  return put(out, " END", err);
+}
+
+/* IN, BETWEEN, LIKE after their first operand. */
+static int predicate_suffix(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
+  const char *op = e->kind == CP_SQL_E_IN ? "IN" : e->kind == CP_SQL_E_LIKE ? "LIKE" : "BETWEEN";
+  if (display)
+    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", op));
+  else
+    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s%s ", e->negated ? "NOT " : "", op));
   if (e->kind == CP_SQL_E_IN) {
     CP_RETURN_IF_ERROR(put(out, "(", err));
-    CP_RETURN_IF_ERROR(display_args(e->args + 1, e->n_args - 1, out, err));
+    CP_RETURN_IF_ERROR(args_text(e->args + 1, e->n_args - 1, display, out, err));
     CP_RETURN_IF_ERROR(put(out, ")", err));
   } else {
-    CP_RETURN_IF_ERROR(display(e->args[1], out, err));
+    CP_RETURN_IF_ERROR(expr_text(e->args[1], display, out, err));
     if (e->kind == CP_SQL_E_BETWEEN) {
       CP_RETURN_IF_ERROR(put(out, " AND ", err));
-      CP_RETURN_IF_ERROR(display(e->args[2], out, err));
+      CP_RETURN_IF_ERROR(expr_text(e->args[2], display, out, err));
+    } else if (e->escape && !display) {
+      CP_RETURN_IF_ERROR(put(out, " ESCAPE ", err));
+      CP_RETURN_IF_ERROR(print_string(e->escape, strlen(e->escape), out, err));
     }
   }
   CP_RETURN_IF_ERROR(put(out, ")", err));
-  return e->negated ? put(out, ")", err) : PAIMON_OK;
+  return display && e->negated ? put(out, ")", err) : PAIMON_OK;
 }
 
-static int display(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+static int suffix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
   switch (e->kind) {
-  case CP_SQL_E_COLUMN: return put(out, e->name.parts[e->name.n - 1], err);
-  case CP_SQL_E_STAR: return cp_sql_print_expr(e, out, err);
-  case CP_SQL_E_LITERAL: return display_literal(&e->lit, out, err);
-  case CP_SQL_E_UNARY:
-    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, "(%s ", op_text(e->op)));
-    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
-    return put(out, ")", err);
+  case CP_SQL_E_UNARY: return put(out, display ? ")" : "))", err);
   case CP_SQL_E_BINARY:
-    if (e->op == CP_SQL_OP_CONCAT) {
-      CP_RETURN_IF_ERROR(put(out, "concat(", err));
-      CP_RETURN_IF_ERROR(display_args(e->args, 2, out, err));
-      return put(out, ")", err);
+    if (display && e->op == CP_SQL_OP_CONCAT) {
+      CP_RETURN_IF_ERROR(put(out, ", ", err));
+    } else {
+      bool ne = display && e->op == CP_SQL_OP_NE;
+      CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", ne ? "=" : op_text(e->op)));
     }
-    CP_RETURN_IF_ERROR(put(out, e->op == CP_SQL_OP_NE ? "(NOT (" : "(", err));
-    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
-    CP_RETURN_IF_ERROR(
-        cp_buf_appendf(out, err, " %s ", e->op == CP_SQL_OP_NE ? "=" : op_text(e->op)));
-    CP_RETURN_IF_ERROR(display(e->args[1], out, err));
-    return put(out, e->op == CP_SQL_OP_NE ? "))" : ")", err);
+    CP_RETURN_IF_ERROR(expr_text(e->args[1], display, out, err));
+    return put(out, display && e->op == CP_SQL_OP_NE ? "))" : ")", err);
   case CP_SQL_E_IS_NULL:
   case CP_SQL_E_IS_BOOL:
-    CP_RETURN_IF_ERROR(put(out, "(", err));
-    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
     return cp_buf_appendf(out, err, " IS %s%s)", e->negated ? "NOT " : "",
                           e->kind == CP_SQL_E_IS_NULL ? "NULL"
                           : e->bool_value             ? "TRUE"
                                                       : "FALSE");
-  case CP_SQL_E_IN: return display_negated(e, "IN", out, err);
-  case CP_SQL_E_BETWEEN: return display_negated(e, "BETWEEN", out, err);
-  case CP_SQL_E_LIKE: return display_negated(e, "LIKE", out, err);
-  case CP_SQL_E_CAST:
-    CP_RETURN_IF_ERROR(put(out, "CAST(", err));
-    CP_RETURN_IF_ERROR(display(e->args[0], out, err));
-    return cp_buf_appendf(out, err, " AS %s)", e->type);
-  case CP_SQL_E_CASE: {
-    CP_RETURN_IF_ERROR(put(out, "CASE", err));
-    size_t i = 0, end = e->n_args - (e->has_else ? 1 : 0);
-    if (e->has_operand) {
-      CP_RETURN_IF_ERROR(put(out, " ", err));
-      CP_RETURN_IF_ERROR(display(e->args[i++], out, err));
-    }
-    for (; i < end; i += 2) {
-      CP_RETURN_IF_ERROR(put(out, " WHEN ", err));
-      CP_RETURN_IF_ERROR(display(e->args[i], out, err));
-      CP_RETURN_IF_ERROR(put(out, " THEN ", err));
-      CP_RETURN_IF_ERROR(display(e->args[i + 1], out, err));
-    }
-    if (e->has_else) {
-      CP_RETURN_IF_ERROR(put(out, " ELSE ", err));
-      CP_RETURN_IF_ERROR(display(e->args[e->n_args - 1], out, err));
-    }
-    return put(out, " END", err);
+  case CP_SQL_E_IN:
+  case CP_SQL_E_BETWEEN:
+  case CP_SQL_E_LIKE: return predicate_suffix(e, display, out, err);
+  case CP_SQL_E_CAST: return cp_buf_appendf(out, err, " AS %s)", e->type);
+  case CP_SQL_E_CASE: return case_suffix(e, display, out, err);
+  case CP_SQL_E_FUNC:
+    if (e->n_args > 1) CP_RETURN_IF_ERROR(put(out, ", ", err));
+    CP_RETURN_IF_ERROR(args_text(e->args + 1, e->n_args - 1, display, out, err));
+    return put(out, ")", err);
+  default: return PAIMON_OK;
   }
-  case CP_SQL_E_FUNC: return display_func(e, out, err);
-  }
-  return PAIMON_OK;
+}
+
+static int expr_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
+  if (display && e->kind == CP_SQL_E_STAR) return leaf_text(e, false, out, err);
+  cp_chain s;
+  CP_RETURN_IF_ERROR(cp_sql_expr_spine(&s, e, err));
+  size_t k = s.n - 1;
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < k; i++) rc = prefix_text(s.nodes[i], display, out, err);
+  if (!rc) rc = leaf_text(s.nodes[k], display, out, err);
+  for (size_t i = k; !rc && i-- > 0;) rc = suffix_text(s.nodes[i], display, out, err);
+  cp_chain_free(&s);
+  return rc;
+}
+
+static const void *first_arg(const void *node) {
+  const cp_sql_expr *e = node;
+  return e->n_args ? e->args[0] : NULL;
+}
+
+int cp_sql_expr_spine(cp_chain *c, const cp_sql_expr *e, paimon_error *err) {
+  return cp_chain_collect(c, e, first_arg, err);
+}
+
+int cp_sql_print_expr(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
+  return expr_text(e, false, out, err);
+}
+
+static int print_args(cp_sql_expr *const *args, size_t n, cp_buf *out, paimon_error *err) {
+  return args_text(args, n, false, out, err);
 }
 
 int cp_sql_expr_display_name(const cp_sql_expr *e, cp_buf *out, paimon_error *err) {
-  return display(e, out, err);
+  return expr_text(e, true, out, err);
 }
 
 /* ---- queries -------------------------------------------------------------------------------- */
@@ -380,15 +362,24 @@ static int print_from(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
   return PAIMON_OK;
 }
 
-/* (left) UNION [ALL] (right): both sides parenthesised, so the grouping reads back as it was. */
+/* (left) UNION [ALL] (right): both sides parenthesised, so the grouping reads back as it was. The
+ * chain of left operands is walked with a loop, as the executor does. */
 static int print_set_query(const cp_sql_query *q, cp_buf *out, paimon_error *err) {
   static const char *const ops[] = {"", "UNION", "EXCEPT", "INTERSECT"};
-  CP_RETURN_IF_ERROR(put(out, "(", err));
-  CP_RETURN_IF_ERROR(cp_sql_print_query(q->left, out, err));
-  CP_RETURN_IF_ERROR(
-      cp_buf_appendf(out, err, ") %s%s (", ops[q->set_op], q->set_all ? " ALL" : ""));
-  CP_RETURN_IF_ERROR(cp_sql_print_query(q->right, out, err));
-  return put(out, ")", err);
+  cp_chain chain;
+  cp_chain_init(&chain);
+  int rc = PAIMON_OK;
+  for (; !rc && q->set_op != CP_SQL_SET_NONE; q = q->left) rc = cp_chain_push(&chain, q, err);
+  for (size_t i = 0; !rc && i < chain.n; i++) rc = put(out, "(", err);
+  if (!rc) rc = cp_sql_print_query(q, out, err);
+  for (size_t i = chain.n; !rc && i-- > 0;) {
+    const cp_sql_query *op = chain.nodes[i];
+    rc = cp_buf_appendf(out, err, ") %s%s (", ops[op->set_op], op->set_all ? " ALL" : "");
+    if (!rc) rc = cp_sql_print_query(op->right, out, err);
+    if (!rc) rc = put(out, ")", err);
+  }
+  cp_chain_free(&chain);
+  return rc;
 }
 
 int cp_sql_print_query(const cp_sql_query *q, cp_buf *out, paimon_error *err) {

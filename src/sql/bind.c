@@ -109,12 +109,18 @@ void cp_sql_scope_free(cp_sql_scope *s) {
 
 /* ---- resolution ----------------------------------------------------------------------------- */
 
+bool cp_sql_is_catalog_name(const char *name) {
+  return strcasecmp(name, "paimon") == 0 || strcasecmp(name, "spark_catalog") == 0;
+}
+
 static bool col_matches(const cp_rel_col *c, const cp_sql_name *n) {
   const char *col = n->parts[n->n - 1];
   if (strcasecmp(c->name, col) != 0) return false;
   if (n->n == 1) return true;
-  const char *q = n->parts[n->n - 2];
-  return c->qualifier && strcasecmp(c->qualifier, q) == 0;
+  if (!c->qualifier || strcasecmp(c->qualifier, n->parts[n->n - 2]) != 0) return false;
+  if (n->n == 2) return true;
+  if (!c->database || strcasecmp(c->database, n->parts[n->n - 3]) != 0) return false;
+  return n->n == 3 || cp_sql_is_catalog_name(n->parts[0]);
 }
 
 static void name_text(const cp_sql_name *n, char *buf, size_t size) {
@@ -147,8 +153,8 @@ static int not_found(const cp_sql_scope *s, const cp_sql_name *name, paimon_erro
 
 int cp_sql_resolve(const cp_sql_scope *s, const cp_sql_name *name, size_t *index,
                    paimon_error *err) {
-  if (name->n > 3)
-    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos, "column name with more than 3 parts");
+  if (name->n > 4)
+    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos, "column name with more than 4 parts");
   size_t found = SIZE_MAX, matches = 0;
   for (size_t i = 0; i < s->n_cols; i++) {
     if (!col_matches(&s->cols[i], name)) continue;
@@ -182,17 +188,18 @@ bool cp_sql_is_aggregate_call(const cp_sql_expr *e) {
   return false;
 }
 
+/* The passes below go down first arguments with a loop (ast.h cp_sql_expr_spine). */
 bool cp_sql_has_aggregate(const cp_sql_expr *e) {
-  if (!e) return false;
-  if (cp_sql_is_aggregate_call(e)) return true;
-  for (size_t i = 0; i < e->n_args; i++)
-    if (cp_sql_has_aggregate(e->args[i])) return true;
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (cp_sql_is_aggregate_call(e)) return true;
+    for (size_t i = 1; i < e->n_args; i++)
+      if (cp_sql_has_aggregate(e->args[i])) return true;
+  }
   return false;
 }
 
-bool cp_sql_expr_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
-  if (a == b) return true;
-  if (!a || !b) return false;
+/* Node a equals node b, their arguments aside. */
+static bool node_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
   if (a->kind != b->kind || a->op != b->op || a->negated != b->negated ||
       a->bool_value != b->bool_value || a->distinct != b->distinct || a->star_arg != b->star_arg ||
       a->has_operand != b->has_operand || a->has_else != b->has_else || a->n_args != b->n_args ||
@@ -211,14 +218,46 @@ bool cp_sql_expr_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
   if ((a->type || b->type) && (!a->type || !b->type || strcmp(a->type, b->type) != 0)) return false;
   if ((a->escape || b->escape) && (!a->escape || !b->escape || strcmp(a->escape, b->escape) != 0))
     return false;
-  for (size_t i = 0; i < a->n_args; i++)
-    if (!cp_sql_expr_equal(a->args[i], b->args[i])) return false;
   return true;
+}
+
+bool cp_sql_expr_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
+  for (;;) {
+    if (a == b) return true;
+    if (!a || !b || !node_equal(a, b)) return false;
+    for (size_t i = 1; i < a->n_args; i++)
+      if (!cp_sql_expr_equal(a->args[i], b->args[i])) return false;
+    if (!a->n_args) return true;
+    a = a->args[0];
+    b = b->args[0];
+  }
+}
+
+static int collect(const cp_sql_expr *e, const cp_sql_expr *inside, cp_sql_expr ***list, size_t *n,
+                   paimon_error *err);
+
+/* The aggregate calls in the chain of first arguments of `e` first, top down, then the other
+ * arguments bottom up: the order a recursive pre-order walk would meet them in. */
+static int collect_chain(const cp_sql_expr *e, const cp_sql_expr *inside, cp_sql_expr ***list,
+                         size_t *n, paimon_error *err) {
+  cp_chain s;
+  CP_RETURN_IF_ERROR(cp_sql_expr_spine(&s, e, err));
+  size_t k = 0;
+  while (k + 1 < s.n && !cp_sql_is_aggregate_call(s.nodes[k])) k++;
+  int rc = collect(s.nodes[k], inside, list, n, err);
+  for (size_t i = k; !rc && i-- > 0;) {
+    const cp_sql_expr *node = s.nodes[i];
+    for (size_t a = 1; !rc && a < node->n_args; a++)
+      rc = collect(node->args[a], inside, list, n, err);
+  }
+  cp_chain_free(&s);
+  return rc;
 }
 
 static int collect(const cp_sql_expr *e, const cp_sql_expr *inside, cp_sql_expr ***list, size_t *n,
                    paimon_error *err) {
   if (!e) return PAIMON_OK;
+  if (!cp_sql_is_aggregate_call(e) && e->n_args) return collect_chain(e, inside, list, n, err);
   if (cp_sql_is_aggregate_call(e)) {
     if (inside) {
       char *name = NULL;
@@ -262,6 +301,56 @@ int cp_sql_display_name(const cp_sql_expr *e, char **out, paimon_error *err) {
   return PAIMON_OK;
 }
 
+/* ---- CHAR comparisons (Spark's ApplyCharTypePadding; sql/exec_char.c for the rest) --------- */
+
+int64_t cp_sql_num_chars(const uint8_t *s, int64_t len) {
+  int64_t n = 0;
+  for (int64_t i = 0; i < len; i++) n += (s[i] & 0xC0) != 0x80;
+  return n;
+}
+
+/* Pads a string literal to `n` characters when it is shorter. */
+static int pad_literal(cp_expr *lit, int64_t n, paimon_error *err) {
+  if (lit->kind != CP_EXPR_LITERAL || !lit->type || !cp_type_is_string(lit->type) ||
+      lit->value.is_null)
+    return PAIMON_OK;
+  const uint8_t *s = lit->value.v.bytes.data;
+  size_t len = lit->value.v.bytes.len;
+  int64_t chars = cp_sql_num_chars(s, (int64_t)len);
+  if (chars >= n) return PAIMON_OK;
+  uint8_t *p = malloc(len + (size_t)(n - chars) + 1);
+  if (!p) return CP_ENOMEM(err, "CHAR padding");
+  if (len) memcpy(p, s, len);
+  memset(p + len, ' ', (size_t)(n - chars));
+  free(lit->storage);
+  lit->storage = p;
+  lit->value.v.bytes.data = p;
+  lit->value.v.bytes.len = len + (size_t)(n - chars);
+  return PAIMON_OK;
+}
+
+static bool char_column(const cp_expr *e) {
+  return e->kind == CP_EXPR_COLUMN && e->type && e->type->kind == CP_TYPE_CHAR;
+}
+
+/* The chain of first arguments with a loop, the others by recursion (expr.h, "Depth"). */
+int cp_sql_char_pad_comparisons(cp_expr *e, paimon_error *err) {
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->kind == CP_EXPR_COMPARE && e->n_args == 2) {
+      if (char_column(e->args[0]))
+        CP_RETURN_IF_ERROR(pad_literal(e->args[1], e->args[0]->type->length, err));
+      else if (char_column(e->args[1]))
+        CP_RETURN_IF_ERROR(pad_literal(e->args[0], e->args[1]->type->length, err));
+    } else if (e->kind == CP_EXPR_IN && char_column(e->args[0])) {
+      for (size_t i = 1; i < e->n_args; i++)
+        CP_RETURN_IF_ERROR(pad_literal(e->args[i], e->args[0]->type->length, err));
+    }
+    for (size_t i = 1; i < e->n_args; i++)
+      CP_RETURN_IF_ERROR(cp_sql_char_pad_comparisons(e->args[i], err));
+  }
+  return PAIMON_OK;
+}
+
 /* ---- entry points --------------------------------------------------------------------------- */
 
 int cp_sql_bind(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
@@ -270,6 +359,11 @@ int cp_sql_bind(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paim
   CP_RETURN_IF_ERROR(cp_sql_convert(s, e, &unbound, err));
   int rc = cp_expr_bind(unbound, s->row, false, out, err);
   cp_expr_free(unbound);
+  if (!rc) rc = cp_sql_char_pad_comparisons(*out, err);
+  if (rc && *out) {
+    cp_expr_free(*out);
+    *out = NULL;
+  }
   if (rc && rc != PAIMON_ENOMEM) paimon_error_prefix(err, "line %d:%d", e->pos.line, e->pos.col);
   return rc;
 }
@@ -287,9 +381,11 @@ int cp_sql_bind_predicate(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr *
 }
 
 static bool reads_columns(const cp_sql_expr *e) {
-  if (e->kind == CP_SQL_E_COLUMN || e->kind == CP_SQL_E_STAR) return true;
-  for (size_t i = 0; i < e->n_args; i++)
-    if (reads_columns(e->args[i])) return true;
+  for (; e; e = e->n_args ? e->args[0] : NULL) {
+    if (e->kind == CP_SQL_E_COLUMN || e->kind == CP_SQL_E_STAR) return true;
+    for (size_t i = 1; i < e->n_args; i++)
+      if (reads_columns(e->args[i])) return true;
+  }
   return false;
 }
 

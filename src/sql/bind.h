@@ -58,14 +58,28 @@ int cp_sql_scope_init(cp_sql_scope *s, const cp_rel_col *cols, size_t n_cols, co
                       paimon_error *err);
 void cp_sql_scope_free(cp_sql_scope *s);
 
-/* The column `name` refers to. ENOTFOUND "line L:C: A column or function parameter with name 'x'
- * cannot be resolved. Did you mean one of the following? [a, b]" or EINVAL "line L:C: Reference
- * 'id' is ambiguous, could be: t.id, s.id." */
+/* Whether `name` is the first part of a catalog-qualified name: the names Spark gives the catalog
+ * cpaimon's SQL stands for ("paimon", as Paimon's docs register its SparkCatalog, and Spark's
+ * session catalog "spark_catalog"), ASCII case-insensitively. */
+bool cp_sql_is_catalog_name(const char *name);
+
+/* The column `name` refers to: `col`, `q.col` (q: a table name or alias), and for a table read
+ * without an alias `db.t.col` and `<catalog>.db.t.col`, as Spark resolves them. ENOTFOUND "line
+ * L:C: A column or function parameter with name 'x' cannot be resolved. Did you mean one of the
+ * following? [a, b]" or EINVAL "line L:C: Reference 'id' is ambiguous, could be: t.id, s.id." */
 int cp_sql_resolve(const cp_sql_scope *s, const cp_sql_name *name, size_t *index,
                    paimon_error *err);
 
-/* Binds `e` in scope `s`; *out is a bound tree owned by the caller. Errors carry the line:column
- * of the expression. */
+/* Characters (UTF-8 code points) in s[0, len), as Spark's numChars counts them. */
+int64_t cp_sql_num_chars(const uint8_t *s, int64_t len);
+
+/* Pads the string literals compared with a CHAR(n) column (=, <>, <, <=, >, >=, <=>, IN) in the
+ * bound tree `e` to n characters, as Spark's ApplyCharTypePadding does (exec_char.c pads the
+ * column's values on read). cp_sql_bind applies it. */
+int cp_sql_char_pad_comparisons(cp_expr *e, paimon_error *err);
+
+/* Binds `e` in scope `s`; *out is a bound tree owned by the caller (string literals compared with
+ * CHAR columns padded). Errors carry the line:column of the expression. */
 int cp_sql_bind(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err);
 
 /* As cp_sql_bind, and checks that the result is BOOLEAN ("line L:C: WHERE must be a BOOLEAN

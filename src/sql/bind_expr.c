@@ -357,7 +357,10 @@ static const func_def funcs[] = {{"coalesce", F_COALESCE, 1, 1000},
                                  {"substring", CP_FUNC_SUBSTRING, 2, 3},
                                  {"substr", CP_FUNC_SUBSTRING, 2, 3},
                                  {"trim", CP_FUNC_TRIM, 1, 1},
-                                 {"abs", CP_FUNC_ABS, 1, 1}};
+                                 {"abs", CP_FUNC_ABS, 1, 1},
+                                 {"size", CP_FUNC_SIZE, 1, 1},
+                                 {"cardinality", CP_FUNC_SIZE, 1, 1},
+                                 {"array", CP_FUNC_ARRAY, 1, 1000}};
 
 static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
                      paimon_error *err) {
@@ -466,6 +469,78 @@ static int agg_substitute(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr *
   return rc;
 }
 
+/* The run of ANDs (or of ORs) in `chain` that ends at node *i, going up, over *acc: one n-ary
+ * node, built once (AND / OR nodes flatten when built, and growing one operand at a time would
+ * copy the operands again for each). *i becomes the run's top; *acc is consumed. */
+static int convert_logic_run(const cp_sql_scope *s, const cp_chain *chain, size_t *i, cp_expr **acc,
+                             paimon_error *err) {
+  cp_sql_op op = ((const cp_sql_expr *)chain->nodes[*i])->op;
+  size_t top = *i;
+  while (top > 0 && ((const cp_sql_expr *)chain->nodes[top - 1])->op == op) top--;
+  size_t n = *i - top + 2;
+  cp_expr **args = calloc(n, sizeof *args);
+  if (!args) {
+    cp_expr_free(*acc);
+    *acc = NULL;
+    return CP_ENOMEM(err, op == CP_SQL_OP_AND ? "AND" : "OR");
+  }
+  args[0] = *acc;
+  *acc = NULL;
+  int rc = PAIMON_OK;
+  for (size_t k = 1; !rc && k < n; k++)
+    rc = cp_sql_convert(s, ((const cp_sql_expr *)chain->nodes[*i + 1 - k])->args[1], &args[k], err);
+  if (!rc)
+    rc = op == CP_SQL_OP_AND ? cp_expr_and(acc, args, n, err) : cp_expr_or(acc, args, n, err);
+  else
+    for (size_t k = 0; k < n; k++) cp_expr_free(args[k]);
+  free(args);
+  *i = top;
+  return rc;
+}
+
+/* A chain of binary operators down first arguments (`a + b + c ...`, `p OR q OR r ...`: what the
+ * parser builds without a depth limit), converted bottom up with a loop (ast.h
+ * cp_sql_expr_spine). The top, `e`, was offered to agg_substitute already; the nodes below are
+ * too, since a group key may be any prefix of the chain (GROUP BY a + b for a + b + c). */
+static int convert_chain(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
+                         paimon_error *err) {
+  cp_chain chain;
+  cp_chain_init(&chain);
+  cp_expr *acc = NULL;
+  int rc = cp_chain_push(&chain, e, err);
+  for (const cp_sql_expr *node = e->args[0]; !rc; node = node->args[0]) {
+    int sub = s->agg ? agg_substitute(s, node, &acc, err) : 1;
+    if (sub != 1) {
+      rc = sub;
+      break;
+    }
+    if (node->kind != CP_SQL_E_BINARY) {
+      rc = cp_sql_convert(s, node, &acc, err);
+      break;
+    }
+    rc = cp_chain_push(&chain, node, err);
+  }
+  for (size_t i = chain.n; !rc && i-- > 0;) {
+    const cp_sql_expr *b = chain.nodes[i];
+    if (b->op == CP_SQL_OP_AND || b->op == CP_SQL_OP_OR) {
+      rc = convert_logic_run(s, &chain, &i, &acc, err);
+      continue;
+    }
+    cp_expr *right = NULL, *next = NULL;
+    rc = cp_sql_convert(s, b->args[1], &right, err);
+    if (rc) break;
+    rc = binary_op(b, acc, right, &next, err); /* consumes acc and right */
+    acc = next;
+  }
+  cp_chain_free(&chain);
+  if (rc) {
+    cp_expr_free(acc);
+    return rc;
+  }
+  *out = acc;
+  return PAIMON_OK;
+}
+
 int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
   *out = NULL;
   if (s->agg) {
@@ -484,9 +559,7 @@ int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, p
                            "'*' is only allowed in the SELECT list and in count(*)");
   case CP_SQL_E_LITERAL: return cp_sql_literal_expr(e, out, err);
   case CP_SQL_E_UNARY: return unary_op(s, e, out, err);
-  case CP_SQL_E_BINARY:
-    CP_RETURN_IF_ERROR(convert_args(s, e->args, 2, args, err));
-    return binary_op(e, args[0], args[1], out, err);
+  case CP_SQL_E_BINARY: return convert_chain(s, e, out, err);
   case CP_SQL_E_IS_NULL:
     CP_RETURN_IF_ERROR(convert_args(s, e->args, 1, args, err));
     return cp_expr_is_null(out, args[0], e->negated, err);

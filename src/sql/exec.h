@@ -58,6 +58,7 @@ typedef struct cp_sql_scan_req {
   const bool *columns;      /* per column of t->row: read it; NULL: all */
   bool row_id, sequence;    /* add the hidden _ROW_ID / _SEQUENCE_NUMBER columns */
   const char *qualifier;    /* the relation's columns are qualified by this */
+  const char *database;     /* and, read without an alias, by this database (rel.h) */
 } cp_sql_scan_req;
 
 /* Reads the table into a relation. *snapshot_read (may be NULL) receives the snapshot read (0 for
@@ -71,6 +72,13 @@ int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_
  * `name`. */
 int cp_sql_eval(const cp_rel *r, const cp_expr *e, const char *name, struct ArrowSchema *schema,
                 struct ArrowArray *array, paimon_error *err);
+/* CHAR / VARCHAR as Spark treats them (exec_char.c): the length check and CHAR padding of values
+ * stored into a column of type `to` (the string array is rebuilt in place when any value
+ * changes), and the read-side padding of a relation's CHAR columns (comparisons: bind.h). */
+int cp_sql_char_write(const cp_type *to, const char *column, struct ArrowSchema *schema,
+                      struct ArrowArray *array, paimon_error *err);
+int cp_sql_char_pad_rel(cp_rel *r, paimon_error *err);
+
 /* The rows of `r` where the bound predicate is TRUE. */
 int cp_sql_filter(const cp_rel *r, const cp_expr *pred, cp_rel *out, paimon_error *err);
 /* As cp_sql_filter, the selection bitmap instead (malloc'd, cp_rel_rows bits). */

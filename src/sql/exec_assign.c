@@ -199,5 +199,11 @@ int cp_sql_assign_array(const cp_type *from, const struct ArrowSchema *schema,
     if (rc) cp_schema_release(out_schema);
     return rc;
   }
-  return cast_values(from, schema, array, to, column, out_schema, out, err);
+  CP_RETURN_IF_ERROR(cast_values(from, schema, array, to, column, out_schema, out, err));
+  int rc = cp_sql_char_write(to, column, out_schema, out, err);
+  if (rc) {
+    cp_array_release(out);
+    cp_schema_release(out_schema);
+  }
+  return rc;
 }

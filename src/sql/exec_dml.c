@@ -31,8 +31,14 @@ int cp_sql_need_row_tracking(const cp_sql_table *t, const char *verb, cp_sql_pos
 int cp_sql_target_column(const cp_sql_table *t, const char *qualifier, const cp_sql_name *target,
                          const char *verb, size_t *out, paimon_error *err) {
   const char *col = target->parts[target->n - 1];
-  if (target->n > 2 ||
-      (target->n == 2 && (!qualifier || strcasecmp(target->parts[0], qualifier) != 0)))
+  /* col, t.col, and without an alias db.t.col and <catalog>.db.t.col (bind.h cp_sql_resolve). */
+  size_t n = target->n;
+  bool ok = n <= 4;
+  if (ok && n >= 2) ok = qualifier && strcasecmp(target->parts[n - 2], qualifier) == 0;
+  if (ok && n >= 3)
+    ok = strcmp(qualifier, t->name) == 0 && strcasecmp(target->parts[n - 3], t->database) == 0;
+  if (ok && n == 4) ok = cp_sql_is_catalog_name(target->parts[0]);
+  if (!ok)
     return cp_sql_error_at(err, PAIMON_EINVAL, target->pos,
                            "%s can only assign columns of the target table %s", verb, t->ident);
   if (strcasecmp(col, CP_ROW_ID_FIELD_NAME) == 0 ||
@@ -53,7 +59,9 @@ int cp_sql_target_column(const cp_sql_table *t, const char *qualifier, const cp_
 
 int cp_sql_read_target(cp_sql_table *t, const char *qualifier, cp_rel *out, int64_t *snapshot,
                        paimon_error *err) {
-  cp_sql_scan_req req = {0, NULL, NULL, t->row_tracking, false, qualifier};
+  /* Without an alias the table's own name qualifies it, and db.t.col names its columns too. */
+  const char *db = strcmp(qualifier, t->name) == 0 ? t->database : NULL;
+  cp_sql_scan_req req = {0, NULL, NULL, t->row_tracking, false, qualifier, db};
   return cp_sql_scan(t, &req, out, snapshot, err);
 }
 

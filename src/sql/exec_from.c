@@ -35,11 +35,12 @@ static int add_name(cp_sql_exec *x, const char *name, paimon_error *err) {
 static int collect_query(cp_sql_exec *x, const cp_sql_query *q, paimon_error *err);
 
 static int collect_expr(cp_sql_exec *x, const cp_sql_expr *e, paimon_error *err) {
-  if (!e) return PAIMON_OK;
-  if (e->kind == CP_SQL_E_STAR) x->all_columns = true;
-  if (e->kind == CP_SQL_E_COLUMN)
-    CP_RETURN_IF_ERROR(add_name(x, e->name.parts[e->name.n - 1], err));
-  for (size_t i = 0; i < e->n_args; i++) CP_RETURN_IF_ERROR(collect_expr(x, e->args[i], err));
+  for (; e; e = e->n_args ? e->args[0] : NULL) { /* first arguments with a loop (ast.h) */
+    if (e->kind == CP_SQL_E_STAR) x->all_columns = true;
+    if (e->kind == CP_SQL_E_COLUMN)
+      CP_RETURN_IF_ERROR(add_name(x, e->name.parts[e->name.n - 1], err));
+    for (size_t i = 1; i < e->n_args; i++) CP_RETURN_IF_ERROR(collect_expr(x, e->args[i], err));
+  }
   return PAIMON_OK;
 }
 
@@ -55,10 +56,8 @@ static int collect_from(cp_sql_exec *x, const cp_sql_from *f, paimon_error *err)
 }
 
 static int collect_query(cp_sql_exec *x, const cp_sql_query *q, paimon_error *err) {
-  if (q->set_op != CP_SQL_SET_NONE) {
-    CP_RETURN_IF_ERROR(collect_query(x, q->left, err));
-    return collect_query(x, q->right, err);
-  }
+  for (; q->set_op != CP_SQL_SET_NONE; q = q->left) /* left operands with a loop */
+    CP_RETURN_IF_ERROR(collect_query(x, q->right, err));
   for (size_t i = 0; i < q->n_items; i++) {
     CP_RETURN_IF_ERROR(collect_expr(x, q->items[i].expr, err));
     /* An alias may be what ORDER BY or GROUP BY names; harmless as an extra scan column. */
@@ -143,7 +142,8 @@ static int scan_table(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_
                          want,
                          named(x, "_ROW_ID"),
                          named(x, "_SEQUENCE_NUMBER"),
-                         f->alias ? f->alias : t.name};
+                         f->alias ? f->alias : t.name,
+                         f->alias ? NULL : t.database};
   if (!rc) rc = cp_sql_scan(&t, &req, out, NULL, err);
   if (rc && rc != PAIMON_ENOMEM && strncmp(err->message, "line ", 5) != 0)
     paimon_error_prefix(err, "line %d:%d", f->pos.line, f->pos.col);

@@ -26,9 +26,12 @@
 
 int cp_sql_split_name(cp_sql_session *s, const cp_sql_name *name, char **db, char **table,
                       paimon_error *err) {
-  if (name->n > 2)
-    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos, "table name with more than 2 parts");
-  *db = strdup(name->n == 2 ? name->parts[0] : s->database);
+  if (name->n > 3 || (name->n == 3 && !cp_sql_is_catalog_name(name->parts[0])))
+    return cp_sql_error_at(err, PAIMON_EINVAL, name->pos,
+                           "table name %s: only [catalog.]db.table, with the catalog paimon or "
+                           "spark_catalog",
+                           name->parts[0]);
+  *db = strdup(name->n >= 2 ? name->parts[name->n - 2] : s->database);
   *table = strdup(name->parts[name->n - 1]);
   if (*db && *table) return PAIMON_OK;
   free(*db);
@@ -207,6 +210,7 @@ static int scan_columns(const cp_sql_table *t, const cp_sql_scan_req *req, const
     CP_RETURN_IF_ERROR(cp_rel_col_init(&(*cols)[k++], row->fields[i].name, req->qualifier,
                                        row->fields[i].type, false, err));
   }
+
   cp_type *bigint = NULL;
   CP_RETURN_IF_ERROR(cp_type_new(&bigint, CP_TYPE_BIGINT, false, err));
   int rc = PAIMON_OK;
@@ -220,6 +224,8 @@ static int scan_columns(const cp_sql_table *t, const cp_sql_scan_req *req, const
                          err);
   }
   cp_type_free(bigint);
+  for (size_t i = 0; !rc && i < k; i++)
+    rc = cp_rel_col_set_database(&(*cols)[i], req->database, err);
   *n = k;
   return rc;
 }
@@ -227,25 +233,49 @@ static int scan_columns(const cp_sql_table *t, const cp_sql_scan_req *req, const
 /* ---- filter pushdown ------------------------------------------------------------------------ */
 
 static bool pushable(const cp_sql_expr *e, const cp_sql_scope *scope) {
-  if (cp_sql_is_aggregate_call(e) || e->kind == CP_SQL_E_STAR) return false;
-  if (e->kind == CP_SQL_E_COLUMN) {
-    size_t i;
-    paimon_error ignored;
-    /* Hidden columns stay out: the read path filters on the table's own columns. */
-    return cp_sql_resolve(scope, &e->name, &i, &ignored) == 0 && !scope->cols[i].hidden;
+  for (; e; e = e->n_args ? e->args[0] : NULL) { /* first arguments with a loop (ast.h) */
+    if (cp_sql_is_aggregate_call(e) || e->kind == CP_SQL_E_STAR) return false;
+    if (e->kind == CP_SQL_E_COLUMN) {
+      size_t i;
+      paimon_error ignored;
+      /* Hidden columns stay out: the read path filters on the table's own columns. So do CHAR
+       * columns: SQL compares them padded (exec_char.c), the files may hold them unpadded. */
+      return cp_sql_resolve(scope, &e->name, &i, &ignored) == 0 && !scope->cols[i].hidden &&
+             scope->cols[i].type->kind != CP_TYPE_CHAR;
+    }
+    for (size_t i = 1; i < e->n_args; i++)
+      if (!pushable(e->args[i], scope)) return false;
   }
-  for (size_t i = 0; i < e->n_args; i++)
-    if (!pushable(e->args[i], scope)) return false;
   return true;
 }
 
-/* Adds the conjuncts of `where` that read only this scan's visible columns to `preds`. */
+static int collect_filter(const cp_sql_expr *where, const cp_sql_scope *scope,
+                          paimon_predicate ***preds, size_t *n, paimon_error *err);
+
+static bool is_and(const cp_sql_expr *e) {
+  return e->kind == CP_SQL_E_BINARY && e->op == CP_SQL_OP_AND;
+}
+
+/* Adds the conjuncts of `where` that read only this scan's visible columns to `preds`: the chain
+ * of ANDs down first arguments with a loop, in the order the conjuncts are written. */
 static int collect_filters(const cp_sql_expr *where, const cp_sql_scope *scope,
                            paimon_predicate ***preds, size_t *n, paimon_error *err) {
-  if (where->kind == CP_SQL_E_BINARY && where->op == CP_SQL_OP_AND) {
-    CP_RETURN_IF_ERROR(collect_filters(where->args[0], scope, preds, n, err));
-    return collect_filters(where->args[1], scope, preds, n, err);
+  cp_chain ands;
+  cp_chain_init(&ands);
+  int rc = PAIMON_OK;
+  for (; !rc && is_and(where); where = where->args[0]) rc = cp_chain_push(&ands, where, err);
+  if (!rc) rc = collect_filter(where, scope, preds, n, err);
+  for (size_t i = ands.n; !rc && i-- > 0;) {
+    const cp_sql_expr *right = ((const cp_sql_expr *)ands.nodes[i])->args[1];
+    rc = collect_filters(right, scope, preds, n, err);
   }
+  cp_chain_free(&ands);
+  return rc;
+}
+
+/* One conjunct. */
+static int collect_filter(const cp_sql_expr *where, const cp_sql_scope *scope,
+                          paimon_predicate ***preds, size_t *n, paimon_error *err) {
   if (!pushable(where, scope)) return PAIMON_OK;
   cp_expr *e = NULL;
   paimon_error ignored;
@@ -355,7 +385,9 @@ int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_
   }
   out->cols = cols;
   out->n_cols = n;
-  return PAIMON_OK;
+  rc = cp_sql_char_pad_rel(out, err); /* Spark's read-side CHAR padding (exec_char.c) */
+  if (rc) cp_rel_free(out);
+  return rc;
 }
 
 /* ---- evaluation ----------------------------------------------------------------------------- */

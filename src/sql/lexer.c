@@ -26,9 +26,12 @@ typedef struct lexer {
 } lexer;
 
 static int lex_error(lexer *lx, size_t at, paimon_error *err, const char *what) {
-  int line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < at && i < lx->len; i++)
+  /* From the lexer's own line count where it can (a scan from the start for every bad byte made
+   * a run of them quadratic), counting any newline between the position and `at`. */
+  int line = lx->line;
+  size_t line_start = lx->line_start, from = lx->pos;
+  if (at < line_start) line = 1, line_start = 0, from = 0; /* a token that spans lines */
+  for (size_t i = from; i < at && i < lx->len; i++)
     if (lx->src[i] == '\n') line++, line_start = i + 1;
   return paimon_error_set(err, PAIMON_EINVAL, "line %d:%zu: %s", line, at - line_start + 1, what);
 }

@@ -397,10 +397,17 @@ static int predicate_suffix(cp_sql_parser *p, cp_sql_expr *left, bool *done, cp_
   return PAIMON_OK;
 }
 
+/* A run of suffixes (`x IS NULL IS NULL ...`, `a LIKE b LIKE c`) nests down args[0]; each one
+ * after the first counts as a level of the nesting limit, as nothing real needs many. */
 static int predicate(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   CP_RETURN_IF_ERROR(comparison(p, out, err));
-  for (bool done = false; !done;) CP_RETURN_IF_ERROR(predicate_suffix(p, *out, &done, out, err));
-  return PAIMON_OK;
+  int depth = p->depth, rc = PAIMON_OK, suffixes = 0;
+  for (bool done = false; !done && !rc;) {
+    rc = predicate_suffix(p, *out, &done, out, err);
+    if (!rc && !done && ++suffixes > 1) rc = cp_ps_enter(p, err);
+  }
+  p->depth = depth;
+  return rc;
 }
 
 static int not_expr(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {

@@ -145,13 +145,16 @@ static int join_keyword(cp_sql_parser *p, cp_sql_join_kind *kind, paimon_error *
   return 0;
 }
 
-static int relation(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
+/* Joins nest down `left` and the executor recurses on them, so each join counts as a level of
+ * the nesting limit (relation and from_clause restore the depth when they return). */
+static int relation_joins(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
   CP_RETURN_IF_ERROR(cp_ps_table_primary(p, out, err));
   for (;;) {
     cp_sql_pos pos = cp_ps_pos(p);
     cp_sql_join_kind kind = CP_SQL_JOIN_INNER;
     int rc = join_keyword(p, &kind, err);
     if (rc <= 0) return rc;
+    CP_RETURN_IF_ERROR(cp_ps_enter(p, err));
     cp_sql_from *j = cp_ps_alloc(p, sizeof *j, err);
     if (!j) return PAIMON_ENOMEM;
     j->kind = CP_SQL_FROM_JOIN;
@@ -169,9 +172,17 @@ static int relation(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
   }
 }
 
-static int from_clause(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
+static int relation(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
+  int depth = p->depth;
+  int rc = relation_joins(p, out, err);
+  p->depth = depth;
+  return rc;
+}
+
+static int from_joins(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
   CP_RETURN_IF_ERROR(relation(p, out, err));
   while (cp_ps_is(p, CP_TOK_COMMA)) {
+    CP_RETURN_IF_ERROR(cp_ps_enter(p, err));
     cp_sql_pos pos = cp_ps_pos(p);
     cp_ps_next(p);
     cp_sql_from *j = cp_ps_alloc(p, sizeof *j, err);
@@ -184,6 +195,13 @@ static int from_clause(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
     *out = j;
   }
   return PAIMON_OK;
+}
+
+static int from_clause(cp_sql_parser *p, cp_sql_from **out, paimon_error *err) {
+  int depth = p->depth;
+  int rc = from_joins(p, out, err);
+  p->depth = depth;
+  return rc;
 }
 
 static int select_list(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {

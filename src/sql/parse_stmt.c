@@ -50,7 +50,7 @@ static int assignments(cp_sql_parser *p, cp_sql_assignment **out, size_t *n, pai
       rc = PAIMON_ENOMEM;
       break;
     }
-    rc = cp_ps_qualified_name(p, 3, &a->target, err);
+    rc = cp_ps_qualified_name(p, 4, &a->target, err);
     if (!rc) rc = cp_ps_expect(p, CP_TOK_EQ, err);
     if (!rc) rc = cp_ps_expr(p, &a->value, err);
     if (!rc) rc = cp_ps_vec_push(&v, a, err);
@@ -122,7 +122,7 @@ int cp_ps_insert(cp_sql_parser *p, paimon_error *err) {
   else
     CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "into", err));
   cp_ps_accept_kw(p, "table");
-  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &ins->table, err));
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 3, &ins->table, err));
   if (cp_ps_accept_kw(p, "partition")) CP_RETURN_IF_ERROR(partition_spec(p, ins, err));
   if (cp_ps_is(p, CP_TOK_LPAREN) && !cp_ps_starts_subquery(p))
     CP_RETURN_IF_ERROR(ident_list(p, &ins->columns, &ins->n_columns, err));
@@ -137,7 +137,7 @@ int cp_ps_update(cp_sql_parser *p, paimon_error *err) {
   cp_sql_stmt *s = p->stmt;
   s->kind = CP_SQL_S_UPDATE;
   cp_ps_next(p); /* UPDATE */
-  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &s->update.table, err));
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 3, &s->update.table, err));
   CP_RETURN_IF_ERROR(cp_ps_opt_alias(p, &s->update.alias, err));
   CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "set", err));
   CP_RETURN_IF_ERROR(assignments(p, &s->update.set, &s->update.n_set, err));
@@ -150,7 +150,7 @@ int cp_ps_delete(cp_sql_parser *p, paimon_error *err) {
   s->kind = CP_SQL_S_DELETE;
   cp_ps_next(p); /* DELETE */
   CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "from", err));
-  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &s->del.table, err));
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 3, &s->del.table, err));
   CP_RETURN_IF_ERROR(cp_ps_opt_alias(p, &s->del.alias, err));
   if (cp_ps_accept_kw(p, "where")) return cp_ps_expr(p, &s->del.where, err);
   return PAIMON_OK;
@@ -214,7 +214,7 @@ int cp_ps_merge(cp_sql_parser *p, paimon_error *err) {
   s->kind = CP_SQL_S_MERGE;
   cp_ps_next(p); /* MERGE */
   CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "into", err));
-  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &m->target, err));
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 3, &m->target, err));
   CP_RETURN_IF_ERROR(cp_ps_opt_alias(p, &m->target_alias, err));
   CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "using", err));
   CP_RETURN_IF_ERROR(cp_ps_table_primary(p, &m->source, err));

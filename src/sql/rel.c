@@ -16,6 +16,7 @@ void cp_rel_cols_free(cp_rel_col *cols, size_t n) {
   for (size_t i = 0; cols && i < n; i++) {
     free(cols[i].name);
     free(cols[i].qualifier);
+    free(cols[i].database);
     cp_type_free(cols[i].type);
   }
   free(cols);
@@ -45,14 +46,21 @@ int cp_rel_col_init(cp_rel_col *c, const char *name, const char *qualifier, cons
   return rc;
 }
 
+int cp_rel_col_set_database(cp_rel_col *c, const char *database, paimon_error *err) {
+  free(c->database);
+  c->database = database ? strdup(database) : NULL;
+  return database && !c->database ? CP_ENOMEM(err, "relation column") : PAIMON_OK;
+}
+
 int cp_rel_cols_copy(const cp_rel_col *src, size_t n, cp_rel_col **out, paimon_error *err) {
   cp_rel_col *cols = calloc(n ? n : 1, sizeof *cols);
   if (!cols) return CP_ENOMEM(err, "relation columns");
   for (size_t i = 0; i < n; i++) {
     int rc =
         cp_rel_col_init(&cols[i], src[i].name, src[i].qualifier, src[i].type, src[i].hidden, err);
+    if (!rc) rc = cp_rel_col_set_database(&cols[i], src[i].database, err);
     if (rc) {
-      cp_rel_cols_free(cols, i);
+      cp_rel_cols_free(cols, i + 1); /* a failed init leaves cols[i] zeroed */
       return rc;
     }
   }
@@ -114,23 +122,27 @@ static int share_child(const cp_rel *r, size_t i, struct ArrowArray *out, paimon
   return PAIMON_OK;
 }
 
+int cp_rel_column_share(const cp_rel *r, size_t i, struct ArrowSchema *schema,
+                        struct ArrowArray *array, paimon_error *err) {
+  memset(array, 0, sizeof *array);
+  CP_RETURN_IF_ERROR(cp_schema_copy(schema, r->schema.children[i], err));
+  int rc = share_child(r, i, array, err);
+  if (rc) cp_schema_release(schema);
+  return rc;
+}
+
 static int add_shared(cp_rel_builder *b, const cp_rel *r, size_t i, const char *name,
                       const char *qualifier, bool hidden, paimon_error *err) {
   struct ArrowSchema s;
   struct ArrowArray a;
-  memset(&a, 0, sizeof a);
-  CP_RETURN_IF_ERROR(cp_schema_copy(&s, r->schema.children[i], err));
-  int rc = share_child(r, i, &a, err);
-  if (rc) {
-    cp_schema_release(&s);
-    return rc;
-  }
+  CP_RETURN_IF_ERROR(cp_rel_column_share(r, i, &s, &a, err));
   return cp_rel_builder_add(b, name, qualifier, r->cols[i].type, hidden, &s, &a, err);
 }
 
 int cp_rel_builder_add_from(cp_rel_builder *b, const cp_rel *r, size_t i, paimon_error *err) {
   const cp_rel_col *c = &r->cols[i];
-  return add_shared(b, r, i, c->name, c->qualifier, c->hidden, err);
+  CP_RETURN_IF_ERROR(add_shared(b, r, i, c->name, c->qualifier, c->hidden, err));
+  return cp_rel_col_set_database(&b->cols[b->n - 1], c->database, err);
 }
 
 int cp_rel_builder_add_renamed(cp_rel_builder *b, const cp_rel *r, size_t i, const char *name,
@@ -270,6 +282,8 @@ int cp_rel_set_qualifier(cp_rel *r, const char *qualifier, paimon_error *err) {
     if (qualifier && !q) return CP_ENOMEM(err, "relation");
     free(r->cols[i].qualifier);
     r->cols[i].qualifier = q;
+    free(r->cols[i].database); /* an alias hides the table's name */
+    r->cols[i].database = NULL;
   }
   return PAIMON_OK;
 }

@@ -28,8 +28,11 @@
 typedef struct cp_rel_col {
   char *name;      /* output / reference name (owned) */
   char *qualifier; /* table name or alias it may be qualified with, or NULL (owned) */
-  cp_type *type;   /* owned */
-  bool hidden;     /* not expanded by '*' */
+  /* The table's database when the relation is a table read without an alias, else NULL (owned):
+   * then db.t.col and <catalog>.db.t.col name the column too, as Spark resolves them. */
+  char *database;
+  cp_type *type; /* owned */
+  bool hidden;   /* not expanded by '*' */
 } cp_rel_col;
 
 typedef struct cp_rel {
@@ -47,6 +50,13 @@ void cp_rel_free(cp_rel *r);
 
 /* Deep-copies column metadata (n entries) into a new malloc'd array. */
 int cp_rel_cols_copy(const cp_rel_col *src, size_t n, cp_rel_col **out, paimon_error *err);
+/* Column i of `r` as an array of its own (zero-copy, narrowed to the relation's rows) and a copy of
+ * its schema, both owned by the caller. */
+int cp_rel_column_share(const cp_rel *r, size_t i, struct ArrowSchema *schema,
+                        struct ArrowArray *array, paimon_error *err);
+
+/* Sets (copies) or clears c->database. */
+int cp_rel_col_set_database(cp_rel_col *c, const char *database, paimon_error *err);
 void cp_rel_cols_free(cp_rel_col *cols, size_t n);
 /* Fills `c` with copies of the arguments (qualifier may be NULL). */
 int cp_rel_col_init(cp_rel_col *c, const char *name, const char *qualifier, const cp_type *type,

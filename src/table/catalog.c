@@ -124,6 +124,42 @@ static int check_name(const char *what, const char *name, size_t n, paimon_error
   return PAIMON_OK;
 }
 
+/* Splits "db.table" (the first '.' separates, as Java's Identifier.fromString). */
+typedef struct ident {
+  char db[256];
+  char table[256];
+} ident;
+
+/* Java's CatalogUtils.SYSTEM_DATABASE_NAME: the database of the global system tables. */
+#define SYSTEM_DATABASE "sys"
+
+/* What Paimon refuses to create (Java CatalogUtils.checkNotSystemDatabase, checkNotBranch,
+ * checkNotSystemTable and Identifier.splitObjectName, with their messages): the system database,
+ * and a table whose name '$' splits into a system table (t$snapshots), a branch (t$branch_b) or
+ * more parts than Paimon reads. `method` is Java's name for the operation ("createTable"). */
+static int check_data_table(const char *identifier, const ident *id, const char *method,
+                            paimon_error *err) {
+  const char *d1 = strchr(id->table, '$');
+  const char *d2 = d1 ? strchr(d1 + 1, '$') : NULL;
+  if (d2 && strchr(d2 + 1, '$'))
+    return paimon_error_set(err, PAIMON_EINVAL, "Invalid object name: %s", id->table);
+  bool branch = d1 && strncmp(d1 + 1, "branch_", 7) == 0;
+  if (d2 && !branch)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "System table can only contain one '$' separator, but this is: %s",
+                            id->table);
+  if (branch)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Cannot '%s' for branch table '%s', please modify the table with the "
+                            "default branch.",
+                            method, identifier);
+  if (d1 || strcmp(id->db, SYSTEM_DATABASE) == 0)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Cannot '%s' for system table '%s', please use data table.", method,
+                            identifier);
+  return PAIMON_OK;
+}
+
 static char *db_path(const paimon_catalog *c, const char *db, size_t n) {
   size_t len = strlen(c->warehouse) + n + 8;
   char *p = malloc(len);
@@ -143,6 +179,17 @@ int paimon_catalog_database_exists(paimon_catalog *c, const char *name, bool *ou
 
 int paimon_catalog_create_database(paimon_catalog *c, const char *name, bool ignore_if_exists,
                                    paimon_error *err) {
+  if (strcmp(name, SYSTEM_DATABASE) == 0)
+    return paimon_error_set(err, PAIMON_EINVAL, "Can't do operation on system database.");
+  /* Java lets a Catalog API caller create it, but every name that is text, in pypaimon, Spark
+   * SQL and here, is '<database>.<table>' split at the first '.' (Identifier.fromString): the
+   * database's tables could never be named. */
+  if (strchr(name, '.'))
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Database name '%s' contains '.': table names are "
+                            "'<database>.<table>' split at the first '.', so its tables could "
+                            "not be named",
+                            name);
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
   if (exists)
@@ -200,11 +247,6 @@ int paimon_catalog_list_tables(paimon_catalog *c, const char *db, paimon_string_
   return rc;
 }
 
-/* Splits "db.table" (the first '.' separates, as Java's Identifier.fromString). */
-typedef struct ident {
-  char db[256];
-  char table[256];
-} ident;
 
 static int parse_ident(const char *identifier, ident *out, paimon_error *err) {
   const char *dot = identifier ? strchr(identifier, '.') : NULL;
@@ -253,6 +295,7 @@ int paimon_catalog_drop_table(paimon_catalog *c, const char *identifier, bool ig
                               paimon_error *err) {
   ident id;
   CP_RETURN_IF_ERROR(parse_ident(identifier, &id, err));
+  CP_RETURN_IF_ERROR(check_data_table(identifier, &id, "dropTable", err));
   char *p = table_path(c, &id);
   if (!p) return CP_ENOMEM(err, "path");
   bool exists = false;
@@ -266,6 +309,8 @@ int paimon_catalog_drop_table(paimon_catalog *c, const char *identifier, bool ig
 
 int paimon_catalog_drop_database(paimon_catalog *c, const char *name, bool ignore_if_not_exists,
                                  bool cascade, paimon_error *err) {
+  if (strcmp(name, SYSTEM_DATABASE) == 0)
+    return paimon_error_set(err, PAIMON_EINVAL, "Can't do operation on system database.");
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
   if (!exists)
@@ -455,11 +500,49 @@ static int check_keys_exist(const cp_table_schema *t, const char *const *keys, s
   return rc;
 }
 
+/* Java's class name of a type Paimon refuses as a partition or primary key
+ * (SchemaValidation.PRIMARY_KEY_UNSUPPORTED_LOGICAL_TYPES), or NULL. */
+static const char *unsupported_key_type(const cp_type *t) {
+  switch (t->kind) {
+  case CP_TYPE_MAP: return "MapType";
+  case CP_TYPE_ARRAY: return "ArrayType";
+  case CP_TYPE_ROW: return "RowType";
+  case CP_TYPE_MULTISET: return "MultisetType";
+  case CP_TYPE_VECTOR: return "VectorType";
+  case CP_TYPE_VARIANT: return "VariantType";
+  default: return NULL;
+  }
+}
+
+/* Java SchemaValidation.validateOnlyContainPrimitiveType and the BLOB rule, with their messages:
+ * partition values are BinaryRow fields and path segments, which only atomic values can be. */
+static int check_key_types(const cp_table_schema *t, const char *const *keys, size_t n,
+                           const char *what, paimon_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    ptrdiff_t f = cp_row_field_index(t->row, keys[i]);
+    if (f < 0) continue; /* check_keys_exist reported it */
+    const cp_type *type = t->row->fields[f].type;
+    const char *java = unsupported_key_type(type);
+    if (java)
+      return paimon_error_set(err, PAIMON_EUNSUPPORTED, "The type %s in %s field %s is unsupported",
+                              java, what, keys[i]);
+    if (type->kind == CP_TYPE_BLOB && strcmp(what, "partition") == 0)
+      return paimon_error_set(err, PAIMON_EINVAL,
+                              "The BLOB, ARRAY<BLOB> or MAP<X, BLOB> type column can not be part "
+                              "of partition keys.");
+  }
+  return PAIMON_OK;
+}
+
 /* Java SchemaValidation for what cpaimon supports: keys exist, row-tracking rules. */
 static int validate_new_table(const char *identifier, const cp_table_schema *t, paimon_error *err) {
   if (t->row->n_fields == 0)
     return paimon_error_set(err, PAIMON_EINVAL, "Table %s must have at least one column.",
                             identifier);
+  CP_RETURN_IF_ERROR(check_key_types(t, (const char *const *)t->primary_keys, t->n_primary_keys,
+                                     "primary key", err));
+  CP_RETURN_IF_ERROR(check_key_types(t, (const char *const *)t->partition_keys,
+                                     t->n_partition_keys, "partition", err));
   CP_RETURN_IF_ERROR(cp_type_check_field_ids(t->row, err));
   cp_core_options o;
   CP_RETURN_IF_ERROR(cp_core_options_parse(t, &o, err));
@@ -544,6 +627,7 @@ int paimon_catalog_create_table(paimon_catalog *c, const char *identifier,
                                 paimon_error *err) {
   ident id;
   CP_RETURN_IF_ERROR(parse_ident(identifier, &id, err));
+  CP_RETURN_IF_ERROR(check_data_table(identifier, &id, "createTable", err));
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, id.db, &exists, err));
   if (!exists) return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", id.db);

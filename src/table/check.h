@@ -9,7 +9,11 @@
  *   - every manifest list, manifest and index manifest of every snapshot is readable, and the
  *     entries fold (no ADD of a file already added, no dangling DELETE in a snapshot's state);
  *   - every live data file of the latest snapshot exists with its recorded size and a valid
- *     schema id;
+ *     schema id, is a Parquet file whose footer parses, holds the row count its DataFileMeta
+ *     records, and has every column of its schema (those of write_cols for a partial file; BLOB
+ *     columns live in .blob files) with a type that schema's type reads from; with `deep`, every
+ *     page of every column also decodes (a file garbled in place, size unchanged, fails here).
+ *     Files in formats cpaimon does not read yet (ORC, Avro, .blob) are checked for size only;
  *   - row ids: normal files' ranges are disjoint across row-range groups and identical within one
  *     (data-evolution tables; elsewhere every range is its own), blob/vector ranges lie inside a
  *     normal range, nextRowId is above every assigned id, and the _ROW_IDs a reader sees are
@@ -27,11 +31,16 @@
 #ifndef CP_TABLE_CHECK_H
 #define CP_TABLE_CHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cpaimon/catalog.h"
 #include "cpaimon/error.h"
+
+typedef struct cp_check_options {
+  bool deep; /* decode every page of every live data file (reads all the data) */
+} cp_check_options;
 
 typedef struct cp_check_report {
   char **violations; /* one line each, naming the snapshot / file / row id involved */
@@ -40,12 +49,15 @@ typedef struct cp_check_report {
   int64_t data_files; /* live data files checked */
   int64_t dvs;        /* deletion vectors checked */
   int64_t rows;       /* rows read for the row-id check */
+  int64_t opened;     /* live data files opened (footer, row count, columns) */
+  int64_t decoded;    /* of those, decoded page by page (deep) */
 } cp_check_report;
 
-/* Checks table `database`.`name` of `catalog`. Returns 0 when the check ran (violations, if any,
- * are in `rep`), or an error when it could not run at all (e.g. the table does not exist). */
+/* Checks table `database`.`name` of `catalog` (`opts` NULL: not deep). Returns 0 when the check
+ * ran (violations, if any, are in `rep`), or an error when it could not run at all (e.g. the
+ * table does not exist). */
 int cp_table_check(paimon_catalog *catalog, const char *database, const char *name,
-                   cp_check_report *rep, paimon_error *err);
+                   const cp_check_options *opts, cp_check_report *rep, paimon_error *err);
 
 void cp_check_report_free(cp_check_report *rep);
 

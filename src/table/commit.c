@@ -26,6 +26,7 @@
 #include "table/dv.h"
 #include "table/dv_conflict.h"
 #include "table/file_store.h"
+#include "table/global_index.h"
 #include "table/store.h"
 #include "table/table.h"
 #include "expr/expr.h"
@@ -519,10 +520,12 @@ typedef struct delta {
   cp_index_entry_vec index_adds;
   cp_index_entry_vec index_deletes;
   int64_t check_from_snapshot; /* min over messages, -1 when none */
+  const paimon_commit_messages *msgs;
 } delta;
 
 static int flatten_messages(const paimon_commit_messages *msgs, delta *d, paimon_error *err) {
   d->check_from_snapshot = -1;
+  d->msgs = msgs;
   for (size_t i = 0; i < msgs->n; i++) {
     const cp_commit_message *m = &msgs->items[i];
     for (int kind = 0; kind < 2; kind++) {
@@ -747,7 +750,8 @@ static int overwrite_delta(attempt *a, const delta *d, const cp_snapshot *latest
   return rc;
 }
 
-static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest, int64_t *new_id) {
+static int try_commit_overwrite(attempt *a, const delta *d, const cp_snapshot *latest,
+                                int64_t *new_id) {
   if (!a->c->overwrite.on) return try_commit_delta(a, d, latest, new_id);
   /* As Java: a dynamic overwrite without new files replaces nothing and commits nothing; any
    * other overwrite commits an OVERWRITE snapshot, even one that changes nothing. */
@@ -760,6 +764,27 @@ static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest
   if (!rc) rc = try_commit_delta(a, &ow, latest, new_id);
   cp_entry_vec_free(&ow.files);
   cp_index_entry_vec_free(&ow.index_deletes);
+  return rc;
+}
+
+/* The attempt against L, with the index entries global-index.column-update-action drops
+ * (global_index.h) added to the delta's index deletes. */
+static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest, int64_t *new_id) {
+  cp_index_entry_vec drop = {0};
+  int rc = cp_global_index_update_action(a->t, d->msgs, latest, &a->arena, &drop, a->err);
+  if (!rc && drop.n) {
+    delta with = *d;
+    memset(&with.index_deletes, 0, sizeof with.index_deletes);
+    for (size_t i = 0; !rc && i < d->index_deletes.n; i++)
+      rc = cp_index_entry_vec_push(&with.index_deletes, &d->index_deletes.items[i], a->err);
+    for (size_t i = 0; !rc && i < drop.n; i++)
+      rc = cp_index_entry_vec_push(&with.index_deletes, &drop.items[i], a->err);
+    if (!rc) rc = try_commit_overwrite(a, &with, latest, new_id);
+    cp_index_entry_vec_free(&with.index_deletes);
+  } else if (!rc) {
+    rc = try_commit_overwrite(a, d, latest, new_id);
+  }
+  cp_index_entry_vec_free(&drop);
   return rc;
 }
 
@@ -777,7 +802,8 @@ static void backoff(int attempt_no) {
 int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
   delta d;
   memset(&d, 0, sizeof d);
-  int rc = flatten_messages(msgs, &d, err);
+  int rc = cp_commit_messages_check(c->table, msgs, err);
+  if (!rc) rc = flatten_messages(msgs, &d, err);
   int64_t pending_id = 0; /* an attempt whose outcome is unknown */
   char pending_uuid[37] = "";
   if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0 && !c->overwrite.on)
@@ -846,6 +872,8 @@ done:
 }
 
 int paimon_commit_abort(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
+  /* Abort deletes what the messages name: nothing outside the table. */
+  CP_RETURN_IF_ERROR(cp_commit_messages_check(c->table, msgs, err));
   for (size_t i = 0; i < msgs->n; i++) {
     const cp_commit_message *m = &msgs->items[i];
     for (size_t j = 0; j < m->n_new; j++) {

@@ -15,6 +15,8 @@
 
 #include "base/status.h"
 #include "meta/manifest.h"
+#include "meta/options.h"
+#include "table/table.h"
 
 #define MAGIC "PMCM"
 #define VERSION 1
@@ -104,6 +106,68 @@ static void put_u32(uint8_t *p, uint32_t v) {
 }
 static uint32_t get_u32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Whether `path` is below one of the comma-separated `roots` (each trimmed; a root matches
+ * whole path segments). */
+static bool under_roots(const char *path, const char *roots) {
+  for (const char *r = roots; r && *r;) {
+    while (*r == ' ' || *r == ',') r++;
+    const char *end = strchr(r, ',');
+    size_t n = end ? (size_t)(end - r) : strlen(r);
+    while (n && r[n - 1] == ' ') n--;
+    while (n && r[n - 1] == '/') n--;
+    if (n && strncmp(path, r, n) == 0 && path[n] == '/') return true;
+    r = end ? end + 1 : r + strlen(r);
+  }
+  return false;
+}
+
+static int check_external(const paimon_table *t, const char *path, const char *option,
+                          const char *what, paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_check_external_path(path, what, err));
+  const char *roots = cp_options_get(&t->schema->options, option);
+  if (under_roots(path, roots)) return PAIMON_OK;
+  return paimon_error_set(err, PAIMON_ECORRUPT,
+                          "%s external path '%s' is not under the table's %s (%s)", what, path,
+                          option, roots ? roots : "not set");
+}
+
+static int check_data_file(const paimon_table *t, const cp_data_file_meta *f, paimon_error *err) {
+  CP_RETURN_IF_ERROR(
+      cp_check_file_name(f->file_name, f->file_name ? strlen(f->file_name) : 0, "data file", err));
+  for (size_t i = 0; i < f->extra_files.n; i++)
+    CP_RETURN_IF_ERROR(cp_check_file_name(f->extra_files.items[i], strlen(f->extra_files.items[i]),
+                                          "extra file", err));
+  if (f->external_path)
+    return check_external(t, f->external_path, "data-file.external-paths", "data file", err);
+  return PAIMON_OK;
+}
+
+static int check_index_file(const paimon_table *t, const cp_index_manifest_entry *e,
+                            paimon_error *err) {
+  CP_RETURN_IF_ERROR(
+      cp_check_file_name(e->file_name, e->file_name ? strlen(e->file_name) : 0, "index file", err));
+  if (e->external_path)
+    return check_external(t, e->external_path, "global-index.external-path", "index file", err);
+  return PAIMON_OK;
+}
+
+int cp_commit_messages_check(const paimon_table *t, const paimon_commit_messages *msgs,
+                             paimon_error *err) {
+  for (size_t i = 0; i < msgs->n; i++) {
+    const cp_commit_message *m = &msgs->items[i];
+    int rc = PAIMON_OK;
+    for (size_t j = 0; !rc && j < m->n_new; j++) rc = check_data_file(t, &m->new_files[j], err);
+    for (size_t j = 0; !rc && j < m->n_deleted; j++)
+      rc = check_data_file(t, &m->deleted_files[j], err);
+    for (size_t j = 0; !rc && j < m->n_index_adds; j++)
+      rc = check_index_file(t, &m->index_adds[j], err);
+    for (size_t j = 0; !rc && j < m->n_index_deletes; j++)
+      rc = check_index_file(t, &m->index_deletes[j], err);
+    if (rc) return paimon_error_prefix(err, "table %s: commit message %zu", t->full_name, i + 1);
+  }
+  return PAIMON_OK;
 }
 
 static int append_u32(cp_buf *b, uint32_t v, paimon_error *err) {

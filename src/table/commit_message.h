@@ -35,6 +35,15 @@ struct paimon_commit_messages {
   cp_arena arena;
 };
 
+/* Refuses messages that name files outside table `t` before they are committed or aborted
+ * (which deletes their new files): every data, extra and index file name must be plain, and an
+ * external path must lie under a root the table's options name for it now (data files:
+ * data-file.external-paths; index files: global-index.external-path), as Java writes them.
+ * ECORRUPT naming the table, the message and the file. */
+struct paimon_table;
+int cp_commit_messages_check(const struct paimon_table *t, const paimon_commit_messages *msgs,
+                             paimon_error *err);
+
 /* Appends a deep copy of `m` (into the list's arena). */
 int cp_commit_messages_add(paimon_commit_messages *msgs, const cp_commit_message *m,
                            paimon_error *err);

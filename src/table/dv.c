@@ -39,9 +39,13 @@ int cp_dv_index_entries(paimon_table *t, const cp_snapshot *snap, cp_arena *aren
 
 int cp_index_file_path(paimon_table *t, const cp_index_manifest_entry *e, char **out,
                        paimon_error *err) {
+  *out = NULL;
   if (e->external_path) {
+    CP_RETURN_IF_ERROR(cp_check_external_path(e->external_path, "index file", err));
     *out = strdup(e->external_path);
   } else {
+    CP_RETURN_IF_ERROR(cp_check_file_name(e->file_name, e->file_name ? strlen(e->file_name) : 0,
+                                          "index file", err));
     size_t n = strlen(t->path) + strlen(e->file_name) + 16;
     if ((*out = malloc(n))) snprintf(*out, n, "%s/index/%s", t->path, e->file_name);
   }

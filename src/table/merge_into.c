@@ -224,9 +224,10 @@ static int check_partition_updates(cp_merge *mg) {
 
 /* The columns referenced as s.<x> / t.<x> in a condition (unbound tree). */
 static void condition_refs(const cp_expr *e, const char **out, size_t *n, size_t cap) {
-  if (!e) return;
-  if (e->kind == CP_EXPR_COLUMN && *n < cap) out[(*n)++] = e->name;
-  for (size_t i = 0; i < e->n_args; i++) condition_refs(e->args[i], out, n, cap);
+  for (; e; e = e->n_args ? e->args[0] : NULL) { /* first arguments with a loop (expr.h) */
+    if (e->kind == CP_EXPR_COLUMN && *n < cap) out[(*n)++] = e->name;
+    for (size_t i = 1; i < e->n_args; i++) condition_refs(e->args[i], out, n, cap);
+  }
 }
 
 /* ------------------------------------ layout and binding ------------------------------------ */

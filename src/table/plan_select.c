@@ -221,9 +221,11 @@ static bool is_partition_key(const cp_table_schema *s, const char *name) {
 
 /* True when every column an unbound tree names is a partition key of `s`. */
 static bool names_partition_keys_only(const cp_expr *e, const cp_table_schema *s) {
-  if (e->kind == CP_EXPR_COLUMN) return e->name && is_partition_key(s, e->name);
-  for (size_t i = 0; i < e->n_args; i++)
-    if (!names_partition_keys_only(e->args[i], s)) return false;
+  for (; e; e = e->n_args ? e->args[0] : NULL) { /* first arguments with a loop (expr.h) */
+    if (e->kind == CP_EXPR_COLUMN) return e->name && is_partition_key(s, e->name);
+    for (size_t i = 1; i < e->n_args; i++)
+      if (!names_partition_keys_only(e->args[i], s)) return false;
+  }
   return true;
 }
 

@@ -154,6 +154,11 @@ static int open_part(read_state *s, const cp_manifest_entry *e, const cp_pq_colu
                      size_t n, file_part *part, paimon_error *err) {
   char *path = NULL;
   CP_RETURN_IF_ERROR(cp_data_file_path(s->t, e->partition, e->bucket, &e->file, &path, err));
+  int readable = cp_data_file_check_readable(e->file.file_name, path, err);
+  if (readable != 0) {
+    free(path);
+    return readable;
+  }
   cp_pq_reader_options o;
   memset(&o, 0, sizeof o);
   o.columns = req;
@@ -879,9 +884,9 @@ int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const siz
   read_state *s = NULL;
   CP_RETURN_IF_ERROR(state_new(rb, plan, indices, n, 1, 0, &s, err));
   /* One split thread: a decode helper per file (read.h); with several, the cores are taken. */
-  s->decode_threads = rb->decode_threads >= 0                 ? rb->decode_threads
+  s->decode_threads = rb->decode_threads >= 0              ? rb->decode_threads
                       : sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1
-                                                            : 0;
+                                                           : 0;
   int rc = cp_rb_cols_schema(s->cols, s->n_out, &schema, err);
   if (rc) {
     state_free(s);

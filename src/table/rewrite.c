@@ -135,12 +135,10 @@ static int normalize_update(paimon_row_changes *rc, const cp_array_view *in, int
       return paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in table schema.", name);
     if (u->child_of[idx] >= 0)
       return paimon_error_set(err, PAIMON_EINVAL, "column %s is assigned twice", name);
+    /* A new partition value moves the row to that partition, keeping its _ROW_ID, as Spark does
+     * on row-tracking tables (rewrite_file.c). */
     for (size_t p = 0; p < s->n_partition_keys; p++)
-      if (strcmp(s->partition_keys[p], name) == 0)
-        return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                                "Update to partition column '%s' is not supported: rows would "
-                                "move to another partition.",
-                                name);
+      if (strcmp(s->partition_keys[p], name) == 0) u->moves = true;
     u->child_of[idx] = out;
     CP_RETURN_IF_ERROR(convert_column(&s->row->fields[idx], in, c, u->schema.children[out],
                                       u->array.children[out], err));

@@ -5,6 +5,8 @@
  *     file is deleted;
  *   - deletion vectors: only updated rows are written, and the old positions of updated and
  *     deleted rows go into the bucket's DV.
+ * An update of a partition column moves the row: it is written to a file of its new partition
+ * (the old position is dropped or deleted by DV like any update's), still with its `_ROW_ID`.
  * Rows that move keep `_ROW_ID` (written physically, so the new file gets no first_row_id and
  * never advances nextRowId, §1.3) and keep `_SEQUENCE_NUMBER` unless they changed, in which case
  * it is written NULL: the new file's sequence range then follows Java's tracker (min 0 when every
@@ -36,6 +38,7 @@
 #include "table/rewrite_internal.h"
 #include "table/scan.h"
 #include "table/stats.h"
+#include "types/datum_arrow.h"
 #include "types/special_fields.h"
 #include "types/type_arrow.h"
 
@@ -380,10 +383,19 @@ static int file_holds_change(paimon_row_changes *rc, const cp_split *split, bool
 
 /* ------------------------------------ rewriting a file ------------------------------------ */
 
+/* Rows leaving the file for another partition: their output builder. Parts are held by index:
+ * get_part may move the array. */
+typedef struct moved_rows {
+  size_t part;
+  cp_builder *b;
+} moved_rows;
+
 typedef struct file_job {
   paimon_row_changes *rc;
   out_writer *w;
-  out_part *part;
+  size_t part;       /* index into w->parts */
+  moved_rows *moved; /* one per destination partition met so far */
+  size_t n_moved;
   cp_dv_maintainer *dvm; /* deletion-vector mode, else NULL */
   const cp_split *split;
   const cp_dv *dv; /* the file's current DV (DV mode), or NULL */
@@ -402,22 +414,88 @@ static int copy_run(file_job *j, const cp_array_view *in, int64_t start, int64_t
   return cp_builder_end_elements(j->b, n, err);
 }
 
+/* Column c of the updated row: the update batch's value, else the input row's. */
+static const cp_array_view *updated_value(const cp_rw_update *u, const cp_array_view *in, int64_t i,
+                                          const cp_rw_change *ch, size_t c, int64_t *row) {
+  int64_t uc = u->child_of[c];
+  *row = uc >= 0 ? ch->row : i;
+  return uc >= 0 ? &u->view.children[uc] : &in->children[c];
+}
+
+/* The builder an updated row goes to: the file's own, or (a partition column changed to another
+ * value) that of its new partition. */
+static int row_builder(file_job *j, const cp_array_view *in, int64_t i, const cp_rw_change *ch,
+                       cp_builder **out, paimon_error *err) {
+  const cp_rw_update *u = &j->rc->updates[ch->batch];
+  *out = j->b;
+  if (!u->moves) return PAIMON_OK;
+  const cp_table_schema *s = j->w->t->schema;
+  const cp_type *types[64];
+  cp_datum values[64];
+  if (s->n_partition_keys > 64)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED, "more than 64 partition keys");
+  for (size_t k = 0; k < s->n_partition_keys; k++) {
+    size_t c = cp_table_schema_partition_index(s, k);
+    int64_t row;
+    const cp_array_view *v = updated_value(u, in, i, ch, c, &row);
+    types[k] = s->row->fields[c].type;
+    CP_RETURN_IF_ERROR(cp_datum_from_view(types[k], v, row, &values[k], err));
+  }
+  cp_buf key = CP_BUF_INIT;
+  int r = cp_binary_row_write(types, values, s->n_partition_keys, &key, err);
+  cp_bytes p = {key.data, key.len};
+  bool same = !r && p.len == j->split->partition.len &&
+              memcmp(p.data, j->split->partition.data, p.len) == 0;
+  out_part *dest = NULL;
+  if (!r && !same) r = get_part(j->w, p, j->split->bucket, &dest, err);
+  cp_buf_free(&key);
+  if (r || same) return r;
+  size_t d = (size_t)(dest - j->w->parts);
+  for (size_t m = 0; m < j->n_moved; m++)
+    if (j->moved[m].part == d) {
+      *out = j->moved[m].b;
+      return PAIMON_OK;
+    }
+  moved_rows *grown = realloc(j->moved, (j->n_moved + 1) * sizeof *grown);
+  if (!grown) return CP_ENOMEM(err, "rewrite");
+  j->moved = grown;
+  j->moved[j->n_moved] = (moved_rows){d, NULL};
+  CP_RETURN_IF_ERROR(cp_builder_create(&j->moved[j->n_moved].b, &j->w->arrow, err));
+  *out = j->moved[j->n_moved++].b;
+  return PAIMON_OK;
+}
+
 /* Appends input row `i` with the values of change `ch`: updated columns from the update batch,
  * the others from the row, _ROW_ID copied, _SEQUENCE_NUMBER NULL (the row changed). */
 static int updated_row(file_job *j, const cp_array_view *in, int64_t i, const cp_rw_change *ch,
                        paimon_error *err) {
   const cp_rw_update *u = &j->rc->updates[ch->batch];
   size_t n_user = j->w->n_user;
+  cp_builder *b;
+  CP_RETURN_IF_ERROR(row_builder(j, in, i, ch, &b, err));
   for (size_t c = 0; c < n_user; c++) {
-    int64_t uc = u->child_of[c];
-    const cp_array_view *src = uc >= 0 ? &u->view.children[uc] : &in->children[c];
-    CP_RETURN_IF_ERROR(cp_builder_append_view(cp_builder_child(j->b, (int64_t)c), src,
-                                              uc >= 0 ? ch->row : i, 1, err));
+    int64_t row;
+    const cp_array_view *src = updated_value(u, in, i, ch, c, &row);
+    CP_RETURN_IF_ERROR(cp_builder_append_view(cp_builder_child(b, (int64_t)c), src, row, 1, err));
   }
-  CP_RETURN_IF_ERROR(cp_builder_append_view(cp_builder_child(j->b, (int64_t)n_user),
+  CP_RETURN_IF_ERROR(cp_builder_append_view(cp_builder_child(b, (int64_t)n_user),
                                             &in->children[n_user], i, 1, err));
-  CP_RETURN_IF_ERROR(cp_builder_append_null(cp_builder_child(j->b, (int64_t)n_user + 1), err));
-  return cp_builder_end_element(j->b, err);
+  CP_RETURN_IF_ERROR(cp_builder_append_null(cp_builder_child(b, (int64_t)n_user + 1), err));
+  return cp_builder_end_element(b, err);
+}
+
+/* Writes the rows built for each destination partition. */
+static int flush_moved(file_job *j, paimon_error *err) {
+  for (size_t m = 0; m < j->n_moved; m++) {
+    if (cp_builder_length(j->moved[m].b) == 0) continue;
+    struct ArrowArray out;
+    memset(&out, 0, sizeof out);
+    int r = cp_builder_finish(j->moved[m].b, &out, err);
+    if (!r) r = write_rows(j->w, &j->w->parts[j->moved[m].part], &out, err);
+    if (out.release) out.release(&out);
+    CP_RETURN_IF_ERROR(r);
+  }
+  return PAIMON_OK;
 }
 
 /* One input batch: decides each row's fate and writes the output rows. */
@@ -446,9 +524,10 @@ static int rewrite_batch(file_job *j, const cp_array_view *in, paimon_error *err
     struct ArrowArray out;
     memset(&out, 0, sizeof out);
     r = cp_builder_finish(j->b, &out, err);
-    if (!r) r = write_rows(j->w, j->part, &out, err);
+    if (!r) r = write_rows(j->w, &j->w->parts[j->part], &out, err);
     if (out.release) out.release(&out);
   }
+  if (!r) r = flush_moved(j, err);
   j->position += in->length;
   return r;
 }
@@ -481,6 +560,10 @@ static int rewrite_split(file_job *j, paimon_error *err) {
   if (s.release) s.release(&s);
   cp_builder_free(j->b);
   j->b = NULL;
+  for (size_t m = 0; m < j->n_moved; m++) cp_builder_free(j->moved[m].b);
+  free(j->moved);
+  j->moved = NULL;
+  j->n_moved = 0;
   return r;
 }
 
@@ -563,12 +646,14 @@ static int apply_splits(paimon_row_changes *rc, paimon_plan *plan, out_writer *w
     j.dvm = dvm;
     j.split = s;
     j.found = found;
-    CP_RETURN_IF_ERROR(get_part(w, s->partition, s->bucket, &j.part, err));
+    out_part *part = NULL;
+    CP_RETURN_IF_ERROR(get_part(w, s->partition, s->bucket, &part, err));
+    j.part = (size_t)(part - w->parts);
     if (dvm)
       CP_RETURN_IF_ERROR(cp_dv_maintainer_get(dvm, s->partition, s->bucket,
                                               s->files[0].file.file_name, &j.dv, err));
     CP_RETURN_IF_ERROR(rewrite_split(&j, err));
-    if (!dvm) CP_RETURN_IF_ERROR(add_deleted(j.part, &s->files[0], err));
+    if (!dvm) CP_RETURN_IF_ERROR(add_deleted(&w->parts[j.part], &s->files[0], err));
   }
   return PAIMON_OK;
 }

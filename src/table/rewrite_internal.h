@@ -21,6 +21,7 @@ typedef struct cp_rw_update {
   struct ArrowArray array;
   cp_array_view view;
   int64_t *child_of; /* table column i -> child of `view`, or -1 when not updated */
+  bool moves;        /* a partition column is updated: rows may move to another partition */
 } cp_rw_update;
 
 /* A changed row: an update (row `row` of update batch `batch`) or a delete (batch -1). */

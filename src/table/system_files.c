@@ -91,21 +91,12 @@ int cp_sys_fill_manifests(paimon_system_table *st, cp_builder *b, paimon_error *
 
 /* ---- $files, $file_key_ranges --------------------------------------------------------------- */
 
-/* DataFilePathFactory.formatIdentifier: the extension, or the one before a compression
- * extension ("data-1.csv.gz" is csv). */
+/* DataFilePathFactory.formatIdentifier (meta/data_file.h). */
 static int format_of(const char *name, cp_builder *b, int64_t col, paimon_error *err) {
-  static const char *const compressed[] = {"gz", "bz2", "deflate", "snappy", "lz4", "zst"};
-  const char *dot = strrchr(name, '.');
-  if (!dot) return paimon_error_set(err, PAIMON_ECORRUPT, "%s is not a legal file name.", name);
-  for (size_t i = 0; i < sizeof compressed / sizeof compressed[0]; i++) {
-    if (strcasecmp(dot + 1, compressed[i]) != 0) continue;
-    const char *prev = dot;
-    while (prev > name && prev[-1] != '.') prev--;
-    if (prev == name)
-      return paimon_error_set(err, PAIMON_ECORRUPT, "%s is not a legal file name.", name);
-    return cp_sys_strn(b, col, prev, (size_t)(dot - prev), err);
-  }
-  return cp_sys_str(b, col, dot + 1, err);
+  const char *f;
+  size_t n;
+  CP_RETURN_IF_ERROR(cp_data_file_format(name, &f, &n, err));
+  return cp_sys_strn(b, col, f, n, err);
 }
 
 static int key_cell(paimon_table *t, const cp_data_file_meta *f, bool min, cp_builder *b,

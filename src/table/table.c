@@ -240,10 +240,16 @@ int cp_table_partition_path(paimon_table *t, cp_bytes partition, cp_buf *out, pa
 
 int cp_data_file_path(paimon_table *t, cp_bytes partition, int32_t bucket,
                       const cp_data_file_meta *f, char **out, paimon_error *err) {
+  *out = NULL;
+  /* The readers of metadata refuse such names already (meta/data_file.h); this is the one place
+   * data file paths are made, so nothing reaches outside the table whatever built `f`. */
   if (f->external_path) {
+    CP_RETURN_IF_ERROR(cp_check_external_path(f->external_path, "data file", err));
     *out = strdup(f->external_path);
     return *out ? PAIMON_OK : CP_ENOMEM(err, "path");
   }
+  CP_RETURN_IF_ERROR(
+      cp_check_file_name(f->file_name, f->file_name ? strlen(f->file_name) : 0, "data file", err));
   cp_buf b = CP_BUF_INIT;
   int rc = cp_buf_appendf(&b, err, "%s/", t->path);
   if (!rc) rc = cp_table_partition_path(t, partition, &b, err);

@@ -31,7 +31,10 @@
 typedef struct parser {
   const char *text, *p;
   paimon_error *err;
+  int depth; /* nesting of parentheses, NOT and unary minus: the recursion, bounded */
 } parser;
+
+enum { CONDITION_MAX_DEPTH = 200 };
 
 static void skip_ws(parser *ps) {
   while (*ps->p && isspace((unsigned char)*ps->p)) ps->p++;
@@ -51,6 +54,14 @@ static bool keyword(parser *ps, const char *kw) {
   if (isalnum((unsigned char)next) || next == '_' || next == '.') return false;
   ps->p += n;
   return true;
+}
+
+/* One level deeper into the recursion (the caller decrements ps->depth after it). */
+static int enter(parser *ps) {
+  if (ps->depth >= CONDITION_MAX_DEPTH)
+    return syntax(ps, "nested too deeply (more than 200 parentheses, NOT or minus signs)");
+  ps->depth++;
+  return PAIMON_OK;
 }
 
 static bool symbol(parser *ps, const char *sym) {
@@ -145,7 +156,10 @@ static int parse_primary(parser *ps, cp_expr **out) {
   char c = *ps->p;
   if (c == '(') {
     ps->p++;
-    CP_RETURN_IF_ERROR(parse_or(ps, out));
+    CP_RETURN_IF_ERROR(enter(ps));
+    int rc = parse_or(ps, out);
+    ps->depth--;
+    CP_RETURN_IF_ERROR(rc);
     if (!symbol(ps, ")")) {
       cp_expr_free(*out);
       return syntax(ps, "expected ')'");
@@ -165,7 +179,10 @@ static int parse_primary(parser *ps, cp_expr **out) {
 static int parse_unary(parser *ps, cp_expr **out) {
   if (symbol(ps, "-")) {
     cp_expr *arg = NULL;
-    CP_RETURN_IF_ERROR(parse_unary(ps, &arg));
+    CP_RETURN_IF_ERROR(enter(ps));
+    int rc = parse_unary(ps, &arg);
+    ps->depth--;
+    CP_RETURN_IF_ERROR(rc);
     return cp_expr_negate(out, arg, ps->err);
   }
   return parse_primary(ps, out);
@@ -307,7 +324,10 @@ static int parse_pred(parser *ps, cp_expr **out) {
 static int parse_not(parser *ps, cp_expr **out) {
   if (keyword(ps, "NOT")) {
     cp_expr *arg = NULL;
-    CP_RETURN_IF_ERROR(parse_not(ps, &arg));
+    CP_RETURN_IF_ERROR(enter(ps));
+    int rc = parse_not(ps, &arg);
+    ps->depth--;
+    CP_RETURN_IF_ERROR(rc);
     return cp_expr_not(out, arg, ps->err);
   }
   return parse_pred(ps, out);
@@ -342,7 +362,7 @@ static int parse_or(parser *ps, cp_expr **out) {
 }
 
 int cp_merge_condition_parse(const char *text, cp_expr **out, paimon_error *err) {
-  parser ps = {text, text, err};
+  parser ps = {text, text, err, 0};
   *out = NULL;
   CP_RETURN_IF_ERROR(parse_or(&ps, out));
   skip_ws(&ps);

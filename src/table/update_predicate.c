@@ -34,7 +34,8 @@ static int matching_reader(paimon_update *u, const paimon_predicate *predicate,
   return rc;
 }
 
-/* Collects the matched _ROW_IDs (scan order: groups by range start, positions ascending). */
+/* Collects the matched _ROW_IDs in scan order (partition by partition; within one, groups by range
+ * start and positions ascending). */
 static int matched_row_ids(paimon_update *u, const paimon_predicate *predicate, int64_t **ids,
                            int64_t *n, paimon_error *err) {
   *ids = NULL;
@@ -152,17 +153,19 @@ static int by_predicate(paimon_update *u, const paimon_predicate *predicate,
   r.row = row;
   if (!rc) rc = matched_row_ids(u, predicate, &r.row_ids, &r.n, err);
   if (!rc && r.n > 0) {
-    /* Scan order is row-id order (groups by range start, positions ascending), so the i-th value
-     * of an array assignment belongs to the i-th id. */
+    /* The i-th value of an array assignment belongs to the i-th matched row in scan order, as in
+     * pypaimon (to_arrow of the matching splits). That is row-id order within a split but not
+     * across partitions: partitions written interleaved (p=1, p=2, p=1) scan as p=1's ids, then
+     * p=2's. The updater wants ids ascending, with `order` pointing back to the value. */
     r.order = malloc((size_t)r.n * sizeof *r.order);
     if (!r.order) rc = CP_ENOMEM(err, "update");
-    for (int64_t i = 0; !rc && i < r.n; i++) {
-      r.order[i] = i;
-      if (i && r.row_ids[i] <= r.row_ids[i - 1])
+    for (int64_t i = 0; !rc && i < r.n; i++) r.order[i] = i;
+    if (!rc) rc = cp_update_rows_sort(&r, err);
+    for (int64_t i = 1; !rc && i < r.n; i++)
+      if (r.row_ids[i] == r.row_ids[i - 1])
         rc = paimon_error_set(err, PAIMON_ECORRUPT,
-                              "table %s: the scan returned _ROW_ID %" PRId64 " after %" PRId64,
-                              u->t->full_name, r.row_ids[i], r.row_ids[i - 1]);
-    }
+                              "table %s: the scan returned _ROW_ID %" PRId64 " twice",
+                              u->t->full_name, r.row_ids[i]);
     if (!rc) rc = load_assignments(a, n, &r, err);
     if (!rc) rc = cp_update_apply(u, &r, msgs, err);
   }

@@ -26,8 +26,12 @@ static void test_parse_errors(void) {
             PAIMON_ECORRUPT);
   CHECK(v == NULL);
   CHECK_CONTAINS(err.message, "/w/db.db/t/schema/schema-0: invalid JSON at line 3, column");
-  CHECK_ERR(cp_json_parse("", 0, "empty-file", &v, &err), PAIMON_ECORRUPT);
-  CHECK_CONTAINS(err.message, "empty-file");
+  CHECK_ERR(cp_json_parse("", 0, "/w/db.db/t/schema/schema-1", &v, &err), PAIMON_ECORRUPT);
+  CHECK_STR(err.message, "/w/db.db/t/schema/schema-1: the file is empty");
+  CHECK_ERR(cp_json_parse(NULL, 0, "null-data", &v, &err), PAIMON_ECORRUPT);
+  CHECK_STR(err.message, "null-data: the file is empty");
+  CHECK_ERR(cp_json_parse(" \n\t", 3, "blank", &v, &err), PAIMON_ECORRUPT);
+  CHECK_STR(err.message, "blank: the file is empty (white space only)");
   CHECK_ERR(cp_json_parse("{\"a\":[1,2", 9, "trunc", &v, &err), PAIMON_ECORRUPT);
   CHECK_ERR(cp_json_parse("{\"a\":99999999999999999999}", 26, "big", &v, &err), PAIMON_ECORRUPT);
   CHECK_CONTAINS(err.message, "big: invalid JSON");

@@ -14,7 +14,8 @@ typedef struct fixture {
   cp_sql_scope scope;
 } fixture;
 
-/* Columns t.id INT, t.name STRING, s.id BIGINT, s.score DOUBLE, t._ROW_ID BIGINT (hidden). */
+/* Columns t.id INT, t.name STRING, s.id BIGINT, s.score DOUBLE, t._ROW_ID BIGINT (hidden); s is
+ * table db.s read without an alias (so db.s.score names a column too), t an alias. */
 static void fixture_init(fixture *f) {
   static const struct {
     const char *name, *qual, *type;
@@ -31,6 +32,8 @@ static void fixture_init(fixture *f) {
     CHECK_OK(cp_type_parse(defs[i].type, &t, &err), &err);
     CHECK_OK(cp_rel_col_init(&f->cols[i], defs[i].name, defs[i].qual, t, defs[i].hidden, &err),
              &err);
+    if (strcmp(defs[i].qual, "s") == 0)
+      CHECK_OK(cp_rel_col_set_database(&f->cols[i], "db", &err), &err);
     cp_type_free(t);
   }
   CHECK_OK(cp_sql_scope_init(&f->scope, f->cols, f->n, "WHERE", &err), &err);
@@ -41,6 +44,7 @@ static void fixture_free(fixture *f) {
   for (size_t i = 0; i < f->n; i++) {
     free(f->cols[i].name);
     free(f->cols[i].qualifier);
+    free(f->cols[i].database);
     cp_type_free(f->cols[i].type);
   }
 }
@@ -139,6 +143,8 @@ static void test_resolution(void) {
   check_type(&f.scope, "score", "DOUBLE");
   check_type(&f.scope, "SCORE", "DOUBLE");
   check_type(&f.scope, "db.s.score", "DOUBLE");
+  check_type(&f.scope, "paimon.db.s.score", "DOUBLE");
+  check_type(&f.scope, "SPARK_CATALOG.DB.S.SCORE", "DOUBLE");
   check_type(&f.scope, "_row_id", "BIGINT");
   check_type(&f.scope, "name = 'x' AND score > 1", "BOOLEAN");
   check_bind_error(&f.scope, "id", PAIMON_EINVAL,
@@ -149,8 +155,12 @@ static void test_resolution(void) {
   check_bind_error(&f.scope, "x.name", PAIMON_ENOTFOUND,
                    "line 1:1: A column or function parameter with name 'x.name' cannot be "
                    "resolved. Did you mean one of the following? [t.id, t.name, s.id, s.Score]");
-  check_bind_error(&f.scope, "a.b.c.d", PAIMON_EINVAL,
-                   "line 1:1: column name with more than 3 parts");
+  /* Spark's rule: db.t.col and catalog.db.t.col name a table read without an alias only. */
+  check_bind_error(&f.scope, "db.t.id", PAIMON_ENOTFOUND,
+                   "line 1:1: A column or function parameter with name 'db.t.id' cannot be "
+                   "resolved. Did you mean one of the following? [t.id, t.name, s.id, s.Score]");
+  check_bind_error(&f.scope, "other.s.score", PAIMON_ENOTFOUND, NULL);
+  check_bind_error(&f.scope, "hive.db.s.score", PAIMON_ENOTFOUND, NULL);
   /* Binding names are unique and say which column they are, for expr/'s messages. */
   CHECK_STR(f.scope.bind_names[0], "t.id");
   CHECK_STR(f.scope.bind_names[1], "name");

@@ -306,6 +306,55 @@ static void test_depth_limit(void) {
   CHECK_CONTAINS(err.message, "nested too deeply");
 }
 
+/* Text of `head` then `unit` repeated n times then `tail` (malloc'd). */
+static char *repeat(const char *head, const char *unit, int n, const char *tail) {
+  size_t h = strlen(head), u = strlen(unit), t = strlen(tail), at = h;
+  char *s = malloc(h + (size_t)n * u + t + 1);
+  memcpy(s, head, h);
+  for (int i = 0; i < n; i++, at += u) memcpy(s + at, unit, u);
+  memcpy(s + at, tail, t + 1);
+  return s;
+}
+
+static int parse_status(const char *sql, paimon_error *err) {
+  cp_sql_stmt **stmts = NULL;
+  size_t count = 0;
+  int rc = cp_sql_parse(sql, strlen(sql), &stmts, &count, err);
+  cp_sql_stmts_free(stmts, count);
+  return rc;
+}
+
+/* Left-associative chains have no depth limit (the parser builds them with a loop, and every
+ * pass walks them with one); runs of predicate suffixes and of joins, which nest the same way
+ * but that nothing real needs many of, count towards the nesting limit. */
+static void test_chains_and_their_limits(void) {
+  paimon_error err;
+  char *sum = repeat("SELECT 1", " + 1", 50000, "");
+  CHECK_OK(parse_status(sum, &err), &err);
+  char *ors = repeat("SELECT * FROM t WHERE a = 0", " OR a = 1", 50000, "");
+  CHECK_OK(parse_status(ors, &err), &err);
+  char *unions = repeat("SELECT 1", " UNION ALL SELECT 1", 20000, "");
+  CHECK_OK(parse_status(unions, &err), &err);
+  char *suffixes = repeat("SELECT a", " IS NULL", 300, "");
+  CHECK_ERR(parse_status(suffixes, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "nested too deeply");
+  char *joins = repeat("SELECT * FROM t", " JOIN t ON true", 300, "");
+  CHECK_ERR(parse_status(joins, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "nested too deeply");
+  char *commas = repeat("SELECT * FROM t", ", t", 300, "");
+  CHECK_ERR(parse_status(commas, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "nested too deeply");
+  char *few = repeat("SELECT * FROM t", " JOIN t ON a IS NULL IS NOT NULL", 20, "");
+  CHECK_OK(parse_status(few, &err), &err);
+  free(sum);
+  free(ors);
+  free(unions);
+  free(suffixes);
+  free(joins);
+  free(commas);
+  free(few);
+}
+
 static void test_parser_continues_after_error(void) {
   const char *src = "SELECT 1; SELEC 2; SELECT 3";
   cp_sql_parser *p = NULL;
@@ -475,6 +524,7 @@ int main(void) {
   RUN(test_errors);
   RUN(test_set_operations_and_with);
   RUN(test_depth_limit);
+  RUN(test_chains_and_their_limits);
   RUN(test_parser_continues_after_error);
   RUN(test_display_names);
   RUN(test_mutations);

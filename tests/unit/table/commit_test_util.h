@@ -31,38 +31,44 @@ static inline paimon_catalog *temp_catalog(const char *prefix) {
   return c;
 }
 
+/* Writes `array` (of `schema`, both borrowed) into `t`; returns the uncommitted messages. */
+static inline paimon_commit_messages *write_arrow(paimon_table *t, struct ArrowSchema *schema,
+                                                  struct ArrowArray *array) {
+  paimon_error err;
+  paimon_write *w = NULL;
+  paimon_commit_messages *m = NULL;
+  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
+  CHECK_OK(paimon_write_batch(w, schema, array, &err), &err);
+  CHECK_OK(paimon_write_prepare_commit(w, &m, &err), &err);
+  paimon_write_free(w);
+  return m;
+}
+
 /* Writes `array` (of `schema`, both borrowed) into `t` and commits it as one snapshot. */
 static inline void commit_arrow(paimon_table *t, struct ArrowSchema *schema,
                                 struct ArrowArray *array) {
   paimon_error err;
-  paimon_write *w = NULL;
-  paimon_commit_messages *m = NULL;
+  paimon_commit_messages *m = write_arrow(t, schema, array);
   paimon_commit *c = NULL;
-  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
-  CHECK_OK(paimon_write_batch(w, schema, array, &err), &err);
-  CHECK_OK(paimon_write_prepare_commit(w, &m, &err), &err);
   CHECK_OK(paimon_commit_new(&c, t, &err), &err);
   CHECK_OK(paimon_commit_commit(c, m, &err), &err);
   paimon_commit_free(c);
   paimon_commit_messages_free(m);
-  paimon_write_free(w);
 }
 
 /* The text a row of commit_rows holds in STRING column `column` for id `id`. */
 typedef void (*row_text_fn)(const char *column, int64_t id, char *buf, size_t cap);
 
-/* Commits rows with ids first..first+n-1 of `row_sql` (first column BIGINT id, every other one
- * STRING, filled by `text`) into `t` as one snapshot. */
-static inline void commit_rows(paimon_table *t, const char *row_sql, int first, int n,
-                               row_text_fn text) {
+/* A batch of rows with ids first..first+n-1 of `row_sql` (first column BIGINT id, every other
+ * one STRING, filled by `text`); *schema and *array are the caller's. */
+static inline void rows_batch(const char *row_sql, int first, int n, row_text_fn text,
+                              struct ArrowSchema *schema, struct ArrowArray *array) {
   paimon_error err;
   cp_type *row = NULL;
-  struct ArrowSchema schema;
-  struct ArrowArray array;
   CHECK_OK(cp_type_parse(row_sql, &row, &err), &err);
-  CHECK_OK(cp_row_to_arrow_schema(row, &schema, &err), &err);
+  CHECK_OK(cp_row_to_arrow_schema(row, schema, &err), &err);
   cp_builder *b = NULL;
-  CHECK_OK(cp_builder_create(&b, &schema, &err), &err);
+  CHECK_OK(cp_builder_create(&b, schema, &err), &err);
   for (int i = first; i < first + n; i++) {
     CHECK_OK(cp_builder_append_int64(cp_builder_child(b, 0), i, &err), &err);
     for (int64_t c = 1; c < cp_builder_n_children(b); c++) {
@@ -72,12 +78,20 @@ static inline void commit_rows(paimon_table *t, const char *row_sql, int first, 
     }
     CHECK_OK(cp_builder_end_element(b, &err), &err);
   }
-  CHECK_OK(cp_builder_finish(b, &array, &err), &err);
-  commit_arrow(t, &schema, &array);
+  CHECK_OK(cp_builder_finish(b, array, &err), &err);
   cp_builder_free(b);
+  cp_type_free(row);
+}
+
+/* Commits rows_batch(row_sql, first, n, text) into `t` as one snapshot. */
+static inline void commit_rows(paimon_table *t, const char *row_sql, int first, int n,
+                               row_text_fn text) {
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  rows_batch(row_sql, first, n, text, &schema, &array);
+  commit_arrow(t, &schema, &array);
   schema.release(&schema);
   array.release(&array);
-  cp_type_free(row);
 }
 
 #endif

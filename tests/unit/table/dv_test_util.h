@@ -257,7 +257,7 @@ __attribute__((unused)) static void tu_check_clean(paimon_table *t) {
   paimon_error err;
   cp_check_report rep;
   memset(&rep, 0, sizeof rep);
-  CHECK_OK(cp_table_check(t->catalog, t->database, t->name, &rep, &err), &err);
+  CHECK_OK(cp_table_check(t->catalog, t->database, t->name, NULL, &rep, &err), &err);
   CHECK_INT(rep.n_violations, 0);
   for (size_t i = 0; i < rep.n_violations; i++)
     fprintf(stderr, "  violation: %s\n", rep.violations[i]);

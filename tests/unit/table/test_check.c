@@ -25,7 +25,7 @@ static void expect_violations(paimon_table *t, const char *const *needles) {
   paimon_error err;
   cp_check_report rep;
   memset(&rep, 0, sizeof rep);
-  CHECK_OK(cp_table_check(t->catalog, t->database, t->name, &rep, &err), &err);
+  CHECK_OK(cp_table_check(t->catalog, t->database, t->name, NULL, &rep, &err), &err);
   for (const char *const *n = needles; *n; n++) {
     bool found = false;
     for (size_t i = 0; i < rep.n_violations && !found; i++)
@@ -78,13 +78,13 @@ static void test_clean_tables(void) {
   tu_check_clean(t);
   cp_check_report rep;
   memset(&rep, 0, sizeof rep);
-  CHECK_OK(cp_table_check(t->catalog, "db", "chk_clean", &rep, &err), &err);
+  CHECK_OK(cp_table_check(t->catalog, "db", "chk_clean", NULL, &rep, &err), &err);
   CHECK_INT(rep.snapshots, 3);
   CHECK_INT(rep.data_files, 4);
   CHECK_INT(rep.dvs, 3);
   CHECK_INT(rep.rows, 5);
   cp_check_report_free(&rep);
-  CHECK_ERR(cp_table_check(t->catalog, "db", "nope", &rep, &err), PAIMON_ENOTFOUND);
+  CHECK_ERR(cp_table_check(t->catalog, "db", "nope", NULL, &rep, &err), PAIMON_ENOTFOUND);
   paimon_table_free(t2);
   paimon_table_free(t);
 }
