@@ -65,14 +65,15 @@ int cli_check(int argc, char **argv) {
     return 1;
   }
   for (size_t i = 0; i < rep.n_violations; i++) printf("%s\n", rep.violations[i]);
+  for (size_t i = 0; i < rep.n_warnings; i++) printf("warning: %s\n", rep.warnings[i]);
   int status = rep.n_violations ? 1 : 0;
   if (!quiet)
     fprintf(status ? stderr : stdout,
-            "%s: %zu violation(s); %" PRId64 " snapshots, %" PRId64 " live data files (%" PRId64
-            " opened, %" PRId64 " decoded), %" PRId64 " deletion vectors, %" PRId64
-            " rows checked\n",
-            pos[1], rep.n_violations, rep.snapshots, rep.data_files, rep.opened, rep.decoded,
-            rep.dvs, rep.rows);
+            "%s: %zu violation(s), %zu warning(s); %" PRId64 " snapshots, %" PRId64
+            " live data files (%" PRId64 " opened, %" PRId64 " decoded), %" PRId64
+            " deletion vectors, %" PRId64 " rows checked\n",
+            pos[1], rep.n_violations, rep.n_warnings, rep.snapshots, rep.data_files, rep.opened,
+            rep.decoded, rep.dvs, rep.rows);
   cp_check_report_free(&rep);
   return status;
 }

@@ -112,9 +112,8 @@ static int at_stmt(const cp_sql_stmt *stmt, int rc, paimon_error *err) {
 
 static int use_database(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
   const char *db = stmt->name.parts[0];
-  bool exists = false;
-  CP_RETURN_IF_ERROR(cp_sql_ensure_database(s, db, err));
-  CP_RETURN_IF_ERROR(paimon_catalog_database_exists(s->catalog, db, &exists, err));
+  bool exists = strcmp(db, CP_SQL_DEFAULT_DATABASE) == 0; /* Spark's, always there */
+  if (!exists) CP_RETURN_IF_ERROR(paimon_catalog_database_exists(s->catalog, db, &exists, err));
   if (!exists) return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
   char *copy = strdup(db);
   if (!copy) return CP_ENOMEM(err, "USE");
@@ -127,13 +126,22 @@ static int show_databases(cp_sql_session *s, cp_sql_result *out, paimon_error *e
   static const char *const names[] = {"namespace"};
   paimon_string_list list = {NULL, 0};
   text_table t = {0};
-  int rc = cp_sql_ensure_database(s, s->database, err);
-  if (!rc) rc = paimon_catalog_list_databases(s->catalog, &list, err);
+  /* The default database is listed whether or not a write has created its directory yet (a
+   * read creates nothing). */
+  int rc = paimon_catalog_list_databases(s->catalog, &list, err);
   if (!rc) rc = text_table_init(&t, names, 1, err);
+  const char *dflt[] = {CP_SQL_DEFAULT_DATABASE};
+  bool shown = false;
   for (size_t i = 0; !rc && i < list.count; i++) {
+    int cmp = strcmp(list.items[i], dflt[0]);
+    if (!shown && cmp >= 0) {
+      shown = true;
+      if (cmp > 0) rc = text_table_row(&t, dflt, err);
+    }
     const char *cells[] = {list.items[i]};
-    rc = text_table_row(&t, cells, err);
+    if (!rc) rc = text_table_row(&t, cells, err);
   }
+  if (!rc && !shown) rc = text_table_row(&t, dflt, err);
   if (!rc) rc = text_table_finish(&t, out, err);
   text_table_free(&t);
   paimon_string_list_free(&list);
@@ -146,9 +154,8 @@ static int show_tables(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result
   const char *db = stmt->name.n ? stmt->name.parts[0] : s->database;
   paimon_string_list list = {NULL, 0};
   bool exists = false;
-  int rc = cp_sql_ensure_database(s, db, err);
-  if (!rc) rc = paimon_catalog_database_exists(s->catalog, db, &exists, err);
-  if (!rc && !exists)
+  int rc = paimon_catalog_database_exists(s->catalog, db, &exists, err);
+  if (!rc && !exists && strcmp(db, CP_SQL_DEFAULT_DATABASE) != 0)
     rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
   if (!rc && exists) rc = paimon_catalog_list_tables(s->catalog, db, &list, err);
   text_table t = {0};

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "cpaimon/arrow_abi.h"
+#include "cpaimon/catalog.h"
 #include "cpaimon/error.h"
 #include "sql/ast.h"
 

@@ -34,29 +34,42 @@ typedef struct checker {
   size_t n_seen, cap_seen;
 } checker;
 
-static void violation(checker *c, const char *fmt, ...) PAIMON_PRINTF(2, 3);
-
-static void violation(checker *c, const char *fmt, ...) {
-  cp_check_report *r = c->rep;
-  if (r->n_violations == r->cap) {
-    size_t cap = r->cap ? r->cap * 2 : 16;
-    char **v = realloc(r->violations, cap * sizeof *v);
+static void note(char ***list, size_t *n, size_t *cap, const char *fmt, va_list ap) {
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    char **v = realloc(*list, nc * sizeof *v);
     if (!v) return;
-    r->violations = v;
-    r->cap = cap;
+    *list = v;
+    *cap = nc;
   }
   char buf[1200];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  char *s = strdup(buf);
+  if (s) (*list)[(*n)++] = s;
+}
+
+static void violation(checker *c, const char *fmt, ...) PAIMON_PRINTF(2, 3);
+static void violation(checker *c, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  note(&c->rep->violations, &c->rep->n_violations, &c->rep->cap, fmt, ap);
   va_end(ap);
-  char *s = strdup(buf);
-  if (s) r->violations[r->n_violations++] = s;
+}
+
+/* Something a reader copes with (a hint gone wrong: Paimon treats hints as advisory). */
+static void warning(checker *c, const char *fmt, ...) PAIMON_PRINTF(2, 3);
+static void warning(checker *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  note(&c->rep->warnings, &c->rep->n_warnings, &c->rep->warnings_cap, fmt, ap);
+  va_end(ap);
 }
 
 void cp_check_report_free(cp_check_report *rep) {
   for (size_t i = 0; i < rep->n_violations; i++) free(rep->violations[i]);
   free(rep->violations);
+  for (size_t i = 0; i < rep->n_warnings; i++) free(rep->warnings[i]);
+  free(rep->warnings);
   memset(rep, 0, sizeof *rep);
 }
 
@@ -171,12 +184,12 @@ static void check_hint(checker *c, const char *name, const int64_t *ids, size_t 
   if (path && cp_fs_exists(t->fs, path, &exists, NULL) == 0 && exists) {
     int64_t v;
     if (cp_fs_read_file(t->fs, path, &b, MAX_HINT, NULL) != 0 || cp_hint_parse(b.data, b.len, &v))
-      violation(c, "snapshot/%s hint is unreadable", name);
+      warning(c, "snapshot/%s hint is unreadable (readers fall back to listing)", name);
     else {
       bool found = false;
       for (size_t i = 0; i < n && !found; i++) found = ids[i] == v;
       if (!found)
-        violation(c, "snapshot/%s hint names snapshot %" PRId64 ", which does not exist", name, v);
+        warning(c, "snapshot/%s hint names snapshot %" PRId64 ", which does not exist", name, v);
     }
   }
   cp_buf_free(&b);

@@ -4,8 +4,8 @@
  * data-evolution.md §1.3, §2.2, §2.6):
  *
  *   - snapshots: contiguous ids from the earliest to the latest, each parses, its id matches its
- *     file name, its schema exists, nextRowId never decreases; LATEST / EARLIEST hints name
- *     existing snapshots;
+ *     file name, its schema exists, nextRowId never decreases; LATEST / EARLIEST hints that are
+ *     unreadable or name a missing snapshot are warnings, not violations (hints are advisory);
  *   - every manifest list, manifest and index manifest of every snapshot is readable, and the
  *     entries fold (no ADD of a file already added, no dangling DELETE in a snapshot's state);
  *   - every live data file of the latest snapshot exists with its recorded size and a valid
@@ -45,6 +45,10 @@ typedef struct cp_check_options {
 typedef struct cp_check_report {
   char **violations; /* one line each, naming the snapshot / file / row id involved */
   size_t n_violations, cap;
+  /* Findings readers cope with: a LATEST / EARLIEST hint that is unreadable or names a missing
+   * snapshot (Paimon's hints are advisory; readers then list the directory). */
+  char **warnings;
+  size_t n_warnings, warnings_cap;
   int64_t snapshots;  /* snapshots checked */
   int64_t data_files; /* live data files checked */
   int64_t dvs;        /* deletion vectors checked */

@@ -4,6 +4,7 @@
 #include "cpaimon/catalog.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "table/store.h"
@@ -233,8 +234,40 @@ static void test_alter_table(void) {
   paimon_catalog_free(c);
 }
 
+/* Opening a catalog and reading through it creates nothing (hardening issue item 7); an empty
+ * directory lists as empty (item 10: no qsort of a NULL array, which UBSan reports). */
+static void test_reading_creates_nothing(void) {
+  paimon_error err;
+  char missing[300];
+  snprintf(missing, sizeof missing, "%s/not/there", warehouse);
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, missing, &err), &err);
+  paimon_string_list l;
+  CHECK_OK(paimon_catalog_list_databases(c, &l, &err), &err);
+  CHECK_INT(l.count, 0);
+  paimon_table *t = NULL;
+  CHECK_ERR(paimon_catalog_get_table(c, "db.t", &t, &err), PAIMON_ENOTFOUND);
+  CHECK_STR(err.message, "Table db.t does not exist.");
+  bool exists = true;
+  CHECK_OK(paimon_catalog_database_exists(c, "db", &exists, &err), &err);
+  CHECK(!exists);
+  char parent[300];
+  snprintf(parent, sizeof parent, "%s/not", warehouse);
+  CHECK(access(parent, F_OK) != 0);
+  /* an empty schema directory: a listing with no entries */
+  snprintf(parent, sizeof parent, "%s/empty-schema", warehouse);
+  CHECK(mkdir(parent, 0755) == 0);
+  int64_t *ids = NULL;
+  size_t n = 7;
+  CHECK_OK(cp_list_versioned(c->fs, parent, "schema-", &ids, &n, &err), &err);
+  CHECK_INT(n, 0);
+  free(ids);
+  paimon_catalog_free(c);
+}
+
 int main(void) {
   make_warehouse();
+  RUN(test_reading_creates_nothing);
   RUN(test_databases);
   RUN(test_create_get_drop_table);
   RUN(test_create_validation);
