@@ -102,11 +102,22 @@ int cp_snapshot_latest_id(cp_fs *fs, const char *table_path, int64_t *id, bool *
                           paimon_error *err) {
   int64_t hint;
   if (read_hint(fs, table_path, "LATEST", &hint) && hint > 0) {
-    /* As Java's HintFileUtils.findLatest: the hint is the latest when no snapshot follows it
-     * (one request; the caller's load of the snapshot finds a hint gone wrong). */
-    bool next;
-    CP_RETURN_IF_ERROR(file_exists(fs, table_path, "snapshot", "snapshot-", hint + 1, &next, err));
-    if (!next) {
+    /* The hint is the latest when its snapshot exists and none follows it (Java's
+     * HintFileUtils.findLatest checks only the next; a hint left pointing at a removed snapshot
+     * must not win). Both are asked at once: one round trip on an object store. */
+    char *paths[2] = {path_of(table_path, "snapshot", "snapshot-", hint),
+                      path_of(table_path, "snapshot", "snapshot-", hint + 1)};
+    cp_buf bufs[2] = {CP_BUF_INIT, CP_BUF_INIT};
+    int rcs[2] = {0, 0};
+    int rc = paths[0] && paths[1] ? cp_fs_read_files(fs, (const char *const *)paths, 2,
+                                                     MAX_META_FILE, bufs, rcs, err)
+                                  : CP_ENOMEM(err, "path");
+    for (int i = 0; i < 2; i++) {
+      free(paths[i]);
+      cp_buf_free(&bufs[i]);
+    }
+    CP_RETURN_IF_ERROR(rc);
+    if (rcs[0] == 0 && rcs[1] == PAIMON_ENOTFOUND) {
       *id = hint;
       *exists = true;
       return PAIMON_OK;
