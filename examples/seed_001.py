@@ -1,13 +1,17 @@
 """Seed 001's Python walkthrough, exactly as documented except for two things: the import is
-`cpaimon` instead of `pypaimon`, and the catalog is a local warehouse (argv[1]) instead of DLF."""
+`cpaimon` instead of `pypaimon`, and the catalog is a warehouse given on the command line instead
+of DLF: argv[1] is a directory, or a JSON object of catalog options (an s3:// warehouse on the
+local S3 server of `make demo`)."""
+import json
 import sys
 
 import pyarrow as pa
 from cpaimon import CatalogFactory, Schema
 from cpaimon.schema.data_types import AtomicType, DataField
 
-# Connect to a local filesystem catalog (the seed connects to DLF)
-catalog = CatalogFactory.create({'warehouse': sys.argv[1]})
+# Connect to a filesystem catalog on a directory or an object store (the seed connects to DLF)
+options = json.loads(sys.argv[1]) if sys.argv[1].startswith('{') else {'warehouse': sys.argv[1]}
+catalog = CatalogFactory.create(options)
 catalog.create_database('my_db', True)
 
 # Create a table
