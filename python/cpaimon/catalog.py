@@ -24,12 +24,14 @@ class CatalogFactory:
     def create(options: Dict[str, str]) -> "FileSystemCatalog":
         options = {str(k): str(v) for k, v in (options or {}).items()}
         metastore = options.get("metastore", "filesystem")
-        if metastore != "filesystem":
-            raise NotImplementedError(f"metastore '{metastore}' is not supported yet "
-                                      "(cpaimon has the filesystem catalog)")
+        if metastore not in ("filesystem", "rest"):
+            raise NotImplementedError(f"metastore '{metastore}' is not supported "
+                                      "(filesystem or rest)")
         warehouse = options.get("warehouse")
         if not warehouse:
             raise ValueError("catalog option 'warehouse' is required")
+        if metastore == "rest":
+            return RESTCatalog(warehouse, options)
         return FileSystemCatalog(warehouse, options)
 
 
@@ -79,3 +81,9 @@ class FileSystemCatalog:
             changes = [changes]
         _cpaimon.catalog_alter_table(self._handle, _identifier(identifier),
                                      [c._native() for c in changes], ignore_if_not_exists)
+
+
+class RESTCatalog(FileSystemCatalog):
+    """A REST catalog (`metastore: rest`; pypaimon's RESTCatalog): the server at `uri` owns the
+    databases, tables and snapshots; `warehouse` names the catalog; `token.provider` is `bear`
+    (option `token`) or `dlf` (`dlf.access-key-id`, `dlf.access-key-secret`, ...)."""

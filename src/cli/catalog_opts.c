@@ -95,3 +95,10 @@ int cli_catalog_open(paimon_catalog **out, const char *warehouse, paimon_error *
   }
   return paimon_catalog_open_options(out, keys, values, n, err);
 }
+
+const char *cli_catalog_option(const char *key) {
+  const char *v = NULL;
+  for (size_t i = 0; i < g_n; i++)
+    if (strcmp(g_keys[i], key) == 0) v = g_values[i];
+  return v;
+}

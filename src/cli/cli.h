@@ -33,5 +33,7 @@ int cli_take_catalog_options(int *argc, char **argv);
 /* Opens the catalog at `warehouse` (may be NULL when a --catalog warehouse=... was given) with the
  * options taken from the command line. */
 int cli_catalog_open(paimon_catalog **out, const char *warehouse, paimon_error *err);
+/* The value of a --catalog option (the last one given), or NULL. */
+const char *cli_catalog_option(const char *key);
 
 #endif

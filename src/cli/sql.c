@@ -41,8 +41,9 @@ static const char usage[] =
     "statements run in order and the first error stops the command (exit status 1); without them\n"
     "the shell is interactive. Query results print as Spark show() tables with all rows.\n"
     "\n"
-    "  --warehouse DIR   the warehouse: a directory or an object-store URI (s3://bucket/path);\n"
-    "                    --catalog KEY=VALUE / --catalog-file FILE give catalog options\n"
+    "  --warehouse DIR   the warehouse: a directory or an object-store URI (s3://bucket/path),\n"
+    "                    or a REST catalog's name; --catalog KEY=VALUE / --catalog-file FILE\n"
+    "                    give catalog options (metastore=rest, uri=..., token.provider=...)\n"
     "  -e SQL            run these statements\n"
     "  -f FILE           run the statements in FILE ('-' for standard input)\n"
     "  --format FMT      table (default), csv or json (JSON lines)\n"
@@ -101,7 +102,7 @@ static int parse_args(int argc, char **argv, sql_opts *o) {
         o->truncate = (int)n;
     }
   }
-  if (!o->warehouse) {
+  if (!o->warehouse && !cli_catalog_option("warehouse")) {
     fprintf(stderr, "cpaimon sql: --warehouse is required\n%s", usage);
     return 2;
   }
@@ -242,7 +243,8 @@ static int interactive(cp_sql_session *s, const sql_opts *o) {
   using_history();
   if (history[0]) read_history(history);
 #endif
-  printf("cpaimon sql shell on %s; statements end with ';', quit with 'quit'.\n", o->warehouse);
+  printf("cpaimon sql shell on %s; statements end with ';', quit with 'quit'.\n",
+         o->warehouse ? o->warehouse : cli_catalog_option("warehouse"));
   cp_buf pending = CP_BUF_INIT;
   for (;;) {
     char prompt[160];

@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "base/time.h"
+#include "table/rest_catalog.h"
 #include "table/store.h"
 #include "table/table.h"
 #include "types/special_fields.h"
@@ -35,7 +36,9 @@ static int list_push(paimon_string_list *l, const char *s, size_t n, paimon_erro
 
 int cp_catalog_fs_conf(const paimon_catalog *c, const cp_options *extra, cp_fs_conf *out,
                        paimon_error *err) {
-  size_t n = c->options.n + (extra ? extra->n : 0);
+  /* a REST catalog's options as merged with the server's configuration */
+  const cp_options *base = c->rest ? cp_rest_options(c->rest) : &c->options;
+  size_t n = base->n + (extra ? extra->n : 0);
   const char **keys = malloc((n ? n : 1) * sizeof *keys);
   const char **values = malloc((n ? n : 1) * sizeof *values);
   if (!keys || !values) {
@@ -44,9 +47,9 @@ int cp_catalog_fs_conf(const paimon_catalog *c, const cp_options *extra, cp_fs_c
     return CP_ENOMEM(err, "options");
   }
   size_t k = 0;
-  for (size_t i = 0; i < c->options.n; i++, k++) {
-    keys[k] = c->options.keys[i];
-    values[k] = c->options.values[i];
+  for (size_t i = 0; i < base->n; i++, k++) {
+    keys[k] = base->keys[i];
+    values[k] = base->values[i];
   }
   for (size_t i = 0; extra && i < extra->n; i++, k++) {
     keys[k] = extra->keys[i];
@@ -67,10 +70,10 @@ int paimon_catalog_open_options(paimon_catalog **out, const char *const *keys,
     if (strcmp(keys[i], "warehouse") == 0) warehouse = values[i];
     if (strcmp(keys[i], "metastore") == 0) metastore = values[i];
   }
-  if (metastore && strcmp(metastore, "filesystem") != 0)
+  bool rest = metastore && strcmp(metastore, "rest") == 0;
+  if (metastore && !rest && strcmp(metastore, "filesystem") != 0)
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "catalog: metastore '%s' is not supported (cpaimon has the filesystem "
-                            "catalog)",
+                            "catalog: metastore '%s' is not supported (filesystem or rest)",
                             metastore);
   if (!warehouse || !*warehouse)
     return paimon_error_set(err, PAIMON_EINVAL,
@@ -82,7 +85,9 @@ int paimon_catalog_open_options(paimon_catalog **out, const char *const *keys,
   /* "file:///w" is the local directory "/w"; every other form is kept as written. */
   const char *w = strncmp(warehouse, "file://", 7) == 0 ? warehouse + 7 : warehouse;
   if (!rc && !(c->warehouse = strdup(w))) rc = CP_ENOMEM(err, "catalog");
-  if (!rc) {
+  if (!rc && rest) {
+    rc = cp_rest_open(&c->rest, &c->options, err);
+  } else if (!rc) {
     size_t len = strlen(c->warehouse);
     while (len > 1 && c->warehouse[len - 1] == '/') c->warehouse[--len] = '\0';
     cp_fs_conf conf;
@@ -108,6 +113,7 @@ int paimon_catalog_open(paimon_catalog **out, const char *warehouse, paimon_erro
 
 void paimon_catalog_free(paimon_catalog *c) {
   if (!c) return;
+  cp_rest_free(c->rest);
   cp_fs_free(c->fs);
   cp_options_free(&c->options);
   free(c->warehouse);
@@ -170,6 +176,7 @@ static char *db_path(const paimon_catalog *c, const char *db, size_t n) {
 int paimon_catalog_database_exists(paimon_catalog *c, const char *name, bool *out,
                                    paimon_error *err) {
   CP_RETURN_IF_ERROR(check_name("database", name, strlen(name), err));
+  if (c->rest) return cp_rest_database_exists(c->rest, name, out, err);
   char *p = db_path(c, name, strlen(name));
   if (!p) return CP_ENOMEM(err, "path");
   int rc = cp_fs_exists(c->fs, p, out, err);
@@ -190,6 +197,8 @@ int paimon_catalog_create_database(paimon_catalog *c, const char *name, bool ign
                             "'<database>.<table>' split at the first '.', so its tables could "
                             "not be named",
                             name);
+  CP_RETURN_IF_ERROR(check_name("database", name, strlen(name), err));
+  if (c->rest) return cp_rest_create_database(c->rest, name, ignore_if_exists, err);
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
   if (exists)
@@ -205,6 +214,7 @@ int paimon_catalog_create_database(paimon_catalog *c, const char *name, bool ign
 
 int paimon_catalog_list_databases(paimon_catalog *c, paimon_string_list *out, paimon_error *err) {
   memset(out, 0, sizeof *out);
+  if (c->rest) return cp_rest_list_databases(c->rest, out, err);
   cp_fs_list_result l = {0};
   int rc = cp_fs_list(c->fs, c->warehouse, &l, err);
   if (rc == PAIMON_ENOTFOUND) return PAIMON_OK; /* nothing created there yet */
@@ -222,6 +232,7 @@ int paimon_catalog_list_databases(paimon_catalog *c, paimon_string_list *out, pa
 int paimon_catalog_list_tables(paimon_catalog *c, const char *db, paimon_string_list *out,
                                paimon_error *err) {
   memset(out, 0, sizeof *out);
+  if (c->rest) return cp_rest_list_tables(c->rest, db, out, err);
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, db, &exists, err));
   if (!exists) return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
@@ -246,7 +257,6 @@ int paimon_catalog_list_tables(paimon_catalog *c, const char *db, paimon_string_
   if (rc) paimon_string_list_free(out);
   return rc;
 }
-
 
 static int parse_ident(const char *identifier, ident *out, paimon_error *err) {
   const char *dot = identifier ? strchr(identifier, '.') : NULL;
@@ -296,6 +306,7 @@ int paimon_catalog_drop_table(paimon_catalog *c, const char *identifier, bool ig
   ident id;
   CP_RETURN_IF_ERROR(parse_ident(identifier, &id, err));
   CP_RETURN_IF_ERROR(check_data_table(identifier, &id, "dropTable", err));
+  if (c->rest) return cp_rest_drop_table(c->rest, id.db, id.table, ignore_if_not_exists, err);
   char *p = table_path(c, &id);
   if (!p) return CP_ENOMEM(err, "path");
   bool exists = false;
@@ -311,6 +322,7 @@ int paimon_catalog_drop_database(paimon_catalog *c, const char *name, bool ignor
                                  bool cascade, paimon_error *err) {
   if (strcmp(name, SYSTEM_DATABASE) == 0)
     return paimon_error_set(err, PAIMON_EINVAL, "Can't do operation on system database.");
+  if (c->rest) return cp_rest_drop_database(c->rest, name, ignore_if_not_exists, cascade, err);
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
   if (!exists)
@@ -541,8 +553,8 @@ static int validate_new_table(const char *identifier, const cp_table_schema *t, 
                             identifier);
   CP_RETURN_IF_ERROR(check_key_types(t, (const char *const *)t->primary_keys, t->n_primary_keys,
                                      "primary key", err));
-  CP_RETURN_IF_ERROR(check_key_types(t, (const char *const *)t->partition_keys,
-                                     t->n_partition_keys, "partition", err));
+  CP_RETURN_IF_ERROR(check_key_types(t, (const char *const *)t->partition_keys, t->n_partition_keys,
+                                     "partition", err));
   CP_RETURN_IF_ERROR(cp_type_check_field_ids(t->row, err));
   cp_core_options o;
   CP_RETURN_IF_ERROR(cp_core_options_parse(t, &o, err));
@@ -628,6 +640,13 @@ int paimon_catalog_create_table(paimon_catalog *c, const char *identifier,
   ident id;
   CP_RETURN_IF_ERROR(parse_ident(identifier, &id, err));
   CP_RETURN_IF_ERROR(check_data_table(identifier, &id, "createTable", err));
+  if (c->rest) {
+    cp_table_schema *t = NULL;
+    CP_RETURN_IF_ERROR(build_table_schema(schema, identifier, &t, err));
+    int rc = cp_rest_create_table(c->rest, id.db, id.table, t, ignore_if_exists, err);
+    cp_table_schema_free(t);
+    return rc;
+  }
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, id.db, &exists, err));
   if (!exists) return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", id.db);

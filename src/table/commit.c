@@ -27,6 +27,7 @@
 #include "table/dv_conflict.h"
 #include "table/file_store.h"
 #include "table/global_index.h"
+#include "table/rest_catalog.h"
 #include "table/store.h"
 #include "table/table.h"
 #include "expr/expr.h"
@@ -559,6 +560,78 @@ static int latest_schema_id(attempt *a, int64_t *out) {
   return rc;
 }
 
+/* The per-partition deltas a REST commit carries (PartitionStatistics: spec, recordCount,
+ * fileSizeInBytes, fileCount, lastFileCreationTime, totalBuckets), in first-seen order. */
+static int partition_statistics(attempt *a, const cp_manifest_entry *e, size_t n, json_t **out) {
+  json_t *list = json_array();
+  if (!list) return CP_ENOMEM(a->err, "statistics");
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < n && !rc; i++) {
+    cp_buf path = CP_BUF_INIT;
+    rc = cp_table_partition_path(a->t, e[i].partition, &path, a->err);
+    if (!rc) rc = cp_buf_nul_terminate(&path, a->err);
+    json_t *spec = json_object(), *entry = NULL;
+    for (char *kv = path.len ? (char *)path.data : NULL; kv && !rc && spec;) {
+      char *slash = strchr(kv, '/');
+      if (slash) *slash = '\0';
+      char *eq = strchr(kv, '=');
+      if (eq) {
+        *eq = '\0';
+        json_object_set_new(spec, kv, json_string(eq + 1));
+      }
+      kv = slash ? slash + 1 : NULL;
+    }
+    cp_buf_free(&path);
+    if (!spec) rc = CP_ENOMEM(a->err, "statistics");
+    size_t j;
+    json_t *it;
+    json_array_foreach(list, j, it) if (!entry && json_equal(json_object_get(it, "spec"), spec))
+        entry = it;
+    if (!rc && !entry) {
+      entry = json_pack("{s:O, s:I, s:I, s:I, s:I, s:i}", "spec", spec, "recordCount",
+                        (json_int_t)0, "fileSizeInBytes", (json_int_t)0, "fileCount", (json_int_t)0,
+                        "lastFileCreationTime", (json_int_t)0, "totalBuckets", 1);
+      if (!entry || json_array_append_new(list, entry)) rc = CP_ENOMEM(a->err, "statistics");
+    }
+    if (spec) json_decref(spec);
+    if (rc) break;
+    int64_t sign = e[i].kind == CP_FILE_KIND_ADD ? 1 : -1;
+    static const char *const keys[] = {"recordCount", "fileSizeInBytes", "fileCount"};
+    int64_t add[] = {sign * e[i].file.row_count, sign * e[i].file.file_size, sign};
+    for (int k = 0; k < 3; k++)
+      json_object_set_new(
+          entry, keys[k],
+          json_integer(json_integer_value(json_object_get(entry, keys[k])) + add[k]));
+    if (e[i].file.has_creation_time &&
+        e[i].file.creation_time_millis >
+            json_integer_value(json_object_get(entry, "lastFileCreationTime")))
+      json_object_set_new(entry, "lastFileCreationTime",
+                          json_integer(e[i].file.creation_time_millis));
+  }
+  if (rc) {
+    json_decref(list);
+    return rc;
+  }
+  *out = list;
+  return PAIMON_OK;
+}
+
+/* Publishes through the REST catalog (spec/rest-catalog.md §2.6): the server compares the base
+ * snapshot's uuid and creates snapshot-N; a refusal is a lost race (EEXIST), retried from the
+ * top like a taken id on a file system. */
+static int rest_publish(attempt *a, const cp_snapshot *s, const cp_snapshot *latest,
+                        const cp_manifest_entry *entries, size_t n) {
+  json_t *stats = NULL;
+  CP_RETURN_IF_ERROR(partition_statistics(a, entries, n, &stats));
+  bool success = false;
+  paimon_table *t = a->t;
+  int rc = cp_rest_commit(t->catalog->rest, t->database, t->name, t->rest_id,
+                          latest ? latest->uuid : NULL, s, stats, &success, a->err);
+  json_decref(stats);
+  if (!rc && !success) rc = PAIMON_EEXIST;
+  return rc;
+}
+
 /* Builds and publishes snapshot L+1. Returns EEXIST when another commit took the id. */
 static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *latest,
                             int64_t *new_id) {
@@ -653,7 +726,8 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
     rc = CP_ENOMEM(a->err, "snapshot");
     goto done;
   }
-  rc = cp_snapshot_publish(t->fs, t->path, s, a->err);
+  rc = t->rest_commit ? rest_publish(a, s, latest, entries, d->files.n)
+                      : cp_snapshot_publish(t->fs, t->path, s, a->err);
   if (rc && rc != PAIMON_EEXIST) {
     /* An error after the rename (e.g. the directory fsync) leaves an uncertain outcome: the
      * commit happened iff snapshot-<id> is ours (Java resolves it the same way). Another
@@ -844,7 +918,7 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
     int64_t latest_id = 0, new_id = 0;
     bool exists;
     cp_snapshot *latest = NULL;
-    rc = cp_snapshot_latest_id(a.t->fs, a.t->path, &latest_id, &exists, err);
+    rc = cp_table_latest_snapshot_id(a.t, &latest_id, &exists, err);
     if (!rc && exists) rc = cp_snapshot_load(a.t->fs, a.t->path, latest_id, &latest, err);
     if (!rc) rc = try_commit_once(&a, &d, latest, &new_id);
     cp_snapshot_free(latest);

@@ -41,7 +41,7 @@ static int load_latest(paimon_table *t, cp_snapshot **out, paimon_error *err) {
   int64_t id;
   bool exists;
   *out = NULL;
-  CP_RETURN_IF_ERROR(cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err));
+  CP_RETURN_IF_ERROR(cp_table_latest_snapshot_id(t, &id, &exists, err));
   return exists ? cp_snapshot_load(t->fs, t->path, id, out, err) : PAIMON_OK;
 }
 

@@ -414,7 +414,7 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_
   } else {
     int64_t id;
     bool exists;
-    rc = cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err);
+    rc = cp_table_latest_snapshot_id(t, &id, &exists, err);
     if (!rc && exists) rc = cp_snapshot_load(t->fs, t->path, id, &snap, err);
   }
   const cp_table_schema *schema = NULL;

@@ -35,7 +35,7 @@ int paimon_row_changes_new(paimon_row_changes **out, paimon_table *t, int64_t ba
   } else {
     int64_t id;
     bool exists;
-    rc2 = cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err);
+    rc2 = cp_table_latest_snapshot_id(t, &id, &exists, err);
     if (!rc2 && exists) rc2 = cp_snapshot_load(t->fs, t->path, id, &rc->base, err);
   }
   if (rc2) {

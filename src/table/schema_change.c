@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "base/time.h"
+#include "table/rest_catalog.h"
 #include "table/store.h"
 #include "table/table.h"
 #include "types/special_fields.h"
@@ -263,7 +264,10 @@ int paimon_catalog_alter_table(paimon_catalog *c, const char *identifier,
     for (size_t i = 0; i < n_changes && !rc; i++) rc = apply_change(&a, next, &changes[i]);
     if (!rc) rc = validate_altered(&a, next);
     bool lost_race = false;
-    if (!rc) {
+    if (!rc && c->rest) {
+      /* validated here with Paimon's rules and messages; the server applies and writes N+1 */
+      rc = cp_rest_alter_table(c->rest, t->database, t->name, changes, n_changes, err);
+    } else if (!rc) {
       next->id = t->schema->id + 1;
       next->version = CP_SCHEMA_VERSION;
       next->time_millis = cp_now_millis();

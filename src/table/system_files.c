@@ -25,7 +25,7 @@ int cp_sys_latest_snapshot(paimon_table *t, cp_snapshot **out, paimon_error *err
   *out = NULL;
   int64_t id;
   bool exists = false;
-  CP_RETURN_IF_ERROR(cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err));
+  CP_RETURN_IF_ERROR(cp_table_latest_snapshot_id(t, &id, &exists, err));
   return exists ? cp_snapshot_load(t->fs, t->path, id, out, err) : PAIMON_OK;
 }
 

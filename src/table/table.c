@@ -14,6 +14,7 @@
 #include "format/parquet/writer.h"
 #include "meta/binary_row.h"
 #include "table/paths.h"
+#include "table/rest_catalog.h"
 #include "table/store.h"
 #include "types/special_fields.h"
 #include "types/type_arrow.h"
@@ -86,11 +87,66 @@ static int open_table_fs(paimon_table *t, paimon_error *err) {
   if (!own) return PAIMON_OK;
   cp_fs_conf conf;
   CP_RETURN_IF_ERROR(cp_catalog_fs_conf(t->catalog, o, &conf, err));
+  cp_fs_free(t->owned_fs); /* (a REST table's, opened without the table's own options) */
   int rc = cp_fs_open(t->path, &conf, &t->owned_fs, err);
   free((void *)conf.keys);
   free((void *)conf.values);
   if (rc) return paimon_error_prefix(err, "table %s", t->full_name);
   t->fs = t->owned_fs;
+  return PAIMON_OK;
+}
+
+/* A REST catalog table: where it is and which schema is current come from the server; its
+ * files are reached with the catalog's (merged) options, and with the data token the server
+ * vends for it when data-token.enabled is set (spec/rest-catalog.md §2.4, §2.8, §4.1). */
+static int open_rest_table(paimon_table *t, paimon_error *err) {
+  paimon_catalog *c = t->catalog;
+  cp_rest_table info;
+  CP_RETURN_IF_ERROR(cp_rest_load_table(c->rest, t->database, t->name, &info, err));
+  const char *path = info.path;
+  if (strncmp(path, "file://", 7) == 0)
+    path += 7;
+  else if (strncmp(path, "file:/", 6) == 0)
+    path += 5;
+  t->path = strdup(path);
+  t->rest_id = strdup(info.id);
+  t->rest_commit = !info.external;
+  int rc = t->path && t->rest_id ? PAIMON_OK : CP_ENOMEM(err, "table");
+  const cp_options *merged = cp_rest_options(c->rest);
+  bool token = false;
+  if (!rc) rc = cp_options_bool(merged, "data-token.enabled", false, &token, err);
+  cp_options conf = CP_OPTIONS_INIT;
+  if (!rc) rc = cp_options_copy(&conf, merged, err);
+  if (!rc && token) {
+    int64_t expires = 0;
+    rc = cp_rest_table_token(c->rest, t->database, t->name, &conf, &expires, err);
+    const char *oss = cp_options_get(merged, "dlf.oss-endpoint");
+    if (!rc && oss) rc = cp_options_set(&conf, "fs.oss.endpoint", oss, err);
+  }
+  if (!rc && (token || cp_uri_is_object_store(t->path))) {
+    cp_fs_conf fc = {(const char *const *)conf.keys, (const char *const *)conf.values, conf.n};
+    rc = cp_fs_open(t->path, &fc, &t->owned_fs, err);
+    t->fs = t->owned_fs;
+  } else if (!rc) {
+    if (!c->fs) rc = cp_fs_local_new(&c->fs, err);
+    t->fs = c->fs;
+  }
+  cp_options_free(&conf);
+  if (!rc) {
+    rc = cp_schema_load(t->fs, t->path, info.schema_id, &t->schema, err);
+    if (rc) paimon_error_prefix(err, "table %s", t->full_name);
+  }
+  cp_rest_table_free(&info);
+  return rc;
+}
+
+int cp_table_latest_snapshot_id(paimon_table *t, int64_t *id, bool *exists, paimon_error *err) {
+  if (!t->rest_commit) return cp_snapshot_latest_id(t->fs, t->path, id, exists, err);
+  cp_snapshot *s = NULL;
+  CP_RETURN_IF_ERROR(cp_rest_latest_snapshot(t->catalog->rest, t->database, t->name, &s, err));
+  *exists = s != NULL;
+  *id = s ? s->id : 0;
+  cp_snapshot_free(s);
   return PAIMON_OK;
 }
 
@@ -101,13 +157,17 @@ int cp_table_open(paimon_catalog *c, const char *db, const char *name, paimon_ta
   t->catalog = c;
   t->fs = c->fs;
   size_t n = strlen(c->warehouse) + strlen(db) + strlen(name) + 8;
-  t->path = malloc(n);
+  t->path = c->rest ? NULL : malloc(n);
   t->database = strdup(db);
   t->name = strdup(name);
   t->full_name = malloc(strlen(db) + strlen(name) + 2);
-  int rc =
-      (t->path && t->database && t->name && t->full_name) ? PAIMON_OK : CP_ENOMEM(err, "table");
-  if (!rc) {
+  int rc = ((t->path || c->rest) && t->database && t->name && t->full_name)
+               ? PAIMON_OK
+               : CP_ENOMEM(err, "table");
+  if (!rc && c->rest) {
+    sprintf(t->full_name, "%s.%s", db, name);
+    rc = open_rest_table(t, err);
+  } else if (!rc) {
     snprintf(t->path, n, "%s/%s.db/%s", c->warehouse, db, name);
     sprintf(t->full_name, "%s.%s", db, name);
     rc = cp_schema_load_latest(t->fs, t->path, &t->schema, err);
@@ -130,6 +190,7 @@ int cp_table_open(paimon_catalog *c, const char *db, const char *name, paimon_ta
 void paimon_table_free(paimon_table *t) {
   if (!t) return;
   cp_fs_free(t->owned_fs);
+  free(t->rest_id);
   cp_table_schema_free(t->schema);
   for (size_t i = 0; i < t->n_schema_cache; i++) cp_table_schema_free(t->schema_cache[i]);
   free(t->schema_cache);
@@ -213,7 +274,7 @@ const char *paimon_table_partition_key(const paimon_table *t, size_t i) {
 
 int paimon_table_latest_snapshot_id(paimon_table *t, int64_t *out, paimon_error *err) {
   bool exists;
-  CP_RETURN_IF_ERROR(cp_snapshot_latest_id(t->fs, t->path, out, &exists, err));
+  CP_RETURN_IF_ERROR(cp_table_latest_snapshot_id(t, out, &exists, err));
   if (!exists) *out = 0;
   return PAIMON_OK;
 }

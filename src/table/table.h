@@ -14,10 +14,13 @@
 #include "meta/data_file.h"
 #include "meta/schema.h"
 
+struct cp_rest;
+
 struct paimon_catalog {
-  cp_fs *fs;
-  char *warehouse;
-  cp_options options; /* as opened, for the file systems of tables with their own fs options */
+  cp_fs *fs;            /* the warehouse's; for a REST catalog, the local disk's (opened on use) */
+  char *warehouse;      /* a path or URI; for a REST catalog, the catalog's name */
+  struct cp_rest *rest; /* metastore=rest: the server owns databases, tables, snapshots */
+  cp_options options;   /* as opened, for the file systems of tables with their own fs options */
 };
 
 /* The catalog's options and then `extra` (which win), as a file-system configuration; *keys and
@@ -60,7 +63,11 @@ struct paimon_table {
   paimon_catalog *catalog; /* borrowed */
   cp_fs *fs;               /* the catalog's, or owned_fs */
   cp_fs *owned_fs;         /* when the table's options configure its own file system */
-  char *path;              /* table directory */
+  /* REST catalog tables: the table's id (sent with commits), and whether the server publishes
+   * its snapshots (managed tables; external ones commit by file, as Java does). */
+  char *rest_id;
+  bool rest_commit;
+  char *path; /* table directory */
   char *database;
   char *name;
   char *full_name;         /* "db.table" */
@@ -74,6 +81,10 @@ struct paimon_table {
 /* Returns the schema with `id` (the table's own for its id, else loaded and cached). Borrowed. */
 int cp_table_schema_by_id(paimon_table *table, int64_t id, const cp_table_schema **out,
                           paimon_error *err);
+
+/* The id of the table's latest snapshot (*exists false when it has none): from the REST catalog
+ * for its managed tables, else from the file system (LATEST hint, then a listing). */
+int cp_table_latest_snapshot_id(paimon_table *t, int64_t *id, bool *exists, paimon_error *err);
 
 /* Loads a table by path (used by the catalog and tools). */
 int cp_table_open(paimon_catalog *catalog, const char *database, const char *name,

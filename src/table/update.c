@@ -176,7 +176,7 @@ int cp_update_pin(paimon_update *u, paimon_error *err) {
   } else {
     int64_t id;
     bool exists;
-    rc = cp_snapshot_latest_id(t->fs, t->path, &id, &exists, err);
+    rc = cp_table_latest_snapshot_id(t, &id, &exists, err);
     if (!rc && exists) rc = cp_snapshot_load(t->fs, t->path, id, &snap, err);
   }
   if (!rc) rc = cp_plan_snapshot(t, snap, NULL, &u->plan, err);

@@ -1,0 +1,394 @@
+/*
+ * The REST catalog (`metastore: rest`; spec/rest-catalog.md §2): databases and tables live in the
+ * server, which also writes the schema files and publishes snapshots; the client writes data
+ * files, manifests and manifest lists at the table's path (§4.2) and sends commits.
+ *
+ * The public catalog calls (catalog.c, schema_change.c, table.c, commit.c) come here when the
+ * catalog was opened with metastore=rest. Paimon's own messages are kept where the answer means
+ * one ("Table db.t does not exist."); other failures carry the server's message and status.
+ */
+#include "table/rest_catalog.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "base/status.h"
+#include "meta/binary_row.h"
+#include "table/table.h"
+#include "types/type_json.h"
+#include "types/type_sql.h"
+
+/* "databases/<db>[/tables/<t>[/<tail>]]" with encoded names. */
+static int table_res(cp_buf *p, const char *db, const char *table, const char *tail,
+                     paimon_error *err) {
+  int rc = cp_buf_appendf(p, err, "databases/");
+  if (!rc) rc = cp_rest_segment(p, db, err);
+  if (!rc && table) rc = cp_buf_appendf(p, err, "/tables/");
+  if (!rc && table) rc = cp_rest_segment(p, table, err);
+  if (!rc && tail) rc = cp_buf_appendf(p, err, "/%s", tail);
+  if (!rc) rc = cp_buf_nul_terminate(p, err);
+  return rc;
+}
+
+/* One call on a resource path built by table_res. */
+static int call(cp_rest *r, const char *method, const char *db, const char *table, const char *tail,
+                const cp_rest_param *params, size_t n, json_t *body, cp_rest_result *res,
+                paimon_error *err) {
+  cp_buf p = CP_BUF_INIT;
+  int rc = table_res(&p, db, table, tail, err);
+  if (!rc) rc = cp_rest_call(r, method, (const char *)p.data, true, params, n, body, res, err);
+  cp_buf_free(&p);
+  return rc;
+}
+
+static bool is(const cp_rest_result *res, long status, const char *resource) {
+  return res->status == status &&
+         (!resource || strcmp(res->resource_type, resource) == 0 || !res->resource_type[0]);
+}
+
+/* ---- paging ---- */
+
+/* Collects the strings of `key` over every page of GET `path`. */
+static int list_all(cp_rest *r, const char *db, const char *key, paimon_string_list *out,
+                    const char *what, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  char *token = NULL;
+  int rc = PAIMON_OK;
+  for (int page = 0; !rc; page++) {
+    cp_rest_param p = {"pageToken", token};
+    cp_rest_result res;
+    cp_buf path = CP_BUF_INIT;
+    rc = db ? table_res(&path, db, NULL, "tables", err) : cp_buf_appendf(&path, err, "databases");
+    if (!rc) rc = cp_buf_nul_terminate(&path, err);
+    if (!rc)
+      rc =
+          cp_rest_call(r, "GET", (const char *)path.data, true, &p, token ? 1 : 0, NULL, &res, err);
+    cp_buf_free(&path);
+    free(token);
+    token = NULL;
+    if (rc) break;
+    if (res.status != 200) {
+      rc = db && is(&res, 404, "DATABASE")
+               ? paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db)
+               : cp_rest_error(r, &res, what, err);
+      cp_rest_result_free(&res);
+      break;
+    }
+    json_t *items = json_object_get(res.body, key);
+    size_t i;
+    json_t *v;
+    size_t added = 0;
+    json_array_foreach(items, i, v) {
+      const char *s = json_string_value(v);
+      if (!s) continue;
+      char **grown = realloc(out->items, (out->count + 1) * sizeof *grown);
+      if (!grown || !(grown[out->count] = strdup(s))) {
+        if (grown) out->items = grown;
+        rc = CP_ENOMEM(err, "list");
+        break;
+      }
+      out->items = grown;
+      out->count++;
+      added++;
+    }
+    const char *next = json_string_value(json_object_get(res.body, "nextPageToken"));
+    if (!rc && next && *next && added && !(token = strdup(next))) rc = CP_ENOMEM(err, "list");
+    cp_rest_result_free(&res);
+    if (!token) break;
+  }
+  free(token);
+  if (rc) paimon_string_list_free(out);
+  return rc;
+}
+
+/* ---- databases ---- */
+
+int cp_rest_list_databases(cp_rest *r, paimon_string_list *out, paimon_error *err) {
+  return list_all(r, NULL, "databases", out, "list databases", err);
+}
+
+int cp_rest_database_exists(cp_rest *r, const char *db, bool *out, paimon_error *err) {
+  cp_rest_result res;
+  CP_RETURN_IF_ERROR(call(r, "GET", db, NULL, NULL, NULL, 0, NULL, &res, err));
+  int rc = PAIMON_OK;
+  *out = res.status == 200;
+  if (res.status != 200 && res.status != 404) rc = cp_rest_error(r, &res, "get database", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_create_database(cp_rest *r, const char *db, bool ignore_if_exists, paimon_error *err) {
+  json_t *body = json_pack("{s:s, s:{}}", "name", db, "options");
+  if (!body) return CP_ENOMEM(err, "request");
+  cp_rest_result res;
+  int rc = cp_rest_call(r, "POST", "databases", true, NULL, 0, body, &res, err);
+  json_decref(body);
+  if (!rc && is(&res, 409, NULL))
+    rc = ignore_if_exists ? PAIMON_OK
+                          : paimon_error_set(err, PAIMON_EEXIST, "Database %s already exists.", db);
+  else if (!rc && res.status != 200)
+    rc = cp_rest_error(r, &res, "create database", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_drop_database(cp_rest *r, const char *db, bool ignore_if_not_exists, bool cascade,
+                          paimon_error *err) {
+  bool exists;
+  CP_RETURN_IF_ERROR(cp_rest_database_exists(r, db, &exists, err));
+  if (!exists)
+    return ignore_if_not_exists
+               ? PAIMON_OK
+               : paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
+  /* as both clients do: the server drops unconditionally, so the client refuses first */
+  paimon_string_list tables;
+  CP_RETURN_IF_ERROR(cp_rest_list_tables(r, db, &tables, err));
+  size_t n = tables.count;
+  paimon_string_list_free(&tables);
+  if (n && !cascade) return paimon_error_set(err, PAIMON_ESTATE, "Database %s is not empty.", db);
+  cp_rest_result res;
+  int rc = call(r, "DELETE", db, NULL, NULL, NULL, 0, NULL, &res, err);
+  if (!rc && res.status != 200 && !(is(&res, 404, NULL) && ignore_if_not_exists))
+    rc = cp_rest_error(r, &res, "drop database", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+/* ---- tables ---- */
+
+int cp_rest_list_tables(cp_rest *r, const char *db, paimon_string_list *out, paimon_error *err) {
+  return list_all(r, db, "tables", out, "list tables", err);
+}
+
+/* The REST Schema object (fields, keys, options, comment) of a table schema. */
+static int schema_json(const cp_table_schema *t, json_t **out, paimon_error *err) {
+  cp_buf b = CP_BUF_INIT;
+  json_t *full = NULL;
+  int rc = cp_table_schema_write(t, &b, err);
+  if (!rc) rc = cp_json_parse(b.data, b.len, "schema", &full, err);
+  cp_buf_free(&b);
+  if (rc) return rc;
+  json_t *s = json_object();
+  static const char *const keys[] = {"fields", "partitionKeys", "primaryKeys", "options",
+                                     "comment"};
+  for (size_t i = 0; s && i < sizeof keys / sizeof *keys; i++) {
+    json_t *v = json_object_get(full, keys[i]);
+    json_object_set(s, keys[i], v ? v : json_null());
+  }
+  json_decref(full);
+  if (!s) return CP_ENOMEM(err, "request");
+  *out = s;
+  return PAIMON_OK;
+}
+
+int cp_rest_create_table(cp_rest *r, const char *db, const char *table,
+                         const cp_table_schema *schema, bool ignore_if_exists, paimon_error *err) {
+  json_t *s = NULL;
+  CP_RETURN_IF_ERROR(schema_json(schema, &s, err));
+  json_t *body =
+      json_pack("{s:{s:s, s:s}, s:o}", "identifier", "database", db, "object", table, "schema", s);
+  if (!body) return CP_ENOMEM(err, "request");
+  cp_buf p = CP_BUF_INIT;
+  int rc = table_res(&p, db, NULL, "tables", err);
+  cp_rest_result res = {0};
+  if (!rc) rc = cp_rest_call(r, "POST", (const char *)p.data, true, NULL, 0, body, &res, err);
+  json_decref(body);
+  cp_buf_free(&p);
+  if (!rc && res.status == 409)
+    rc = ignore_if_exists
+             ? PAIMON_OK
+             : paimon_error_set(err, PAIMON_EEXIST, "Table %s.%s already exists.", db, table);
+  else if (!rc && is(&res, 404, "DATABASE"))
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
+  else if (!rc && res.status != 200)
+    rc = cp_rest_error(r, &res, "create table", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_drop_table(cp_rest *r, const char *db, const char *table, bool ignore_if_not_exists,
+                       paimon_error *err) {
+  cp_rest_result res;
+  CP_RETURN_IF_ERROR(call(r, "DELETE", db, table, NULL, NULL, 0, NULL, &res, err));
+  int rc = PAIMON_OK;
+  if (res.status == 404 && !ignore_if_not_exists)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  else if (res.status != 200 && res.status != 404)
+    rc = cp_rest_error(r, &res, "drop table", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_load_table(cp_rest *r, const char *db, const char *table, cp_rest_table *out,
+                       paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  cp_rest_result res;
+  CP_RETURN_IF_ERROR(call(r, "GET", db, table, NULL, NULL, 0, NULL, &res, err));
+  int rc = PAIMON_OK;
+  if (res.status == 404)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  else if (res.status != 200)
+    rc = cp_rest_error(r, &res, "get table", err);
+  const char *id = NULL, *path = NULL;
+  if (!rc) rc = cp_json_get_string(res.body, "id", "GetTableResponse", &id, err);
+  if (!rc) rc = cp_json_get_string(res.body, "path", "GetTableResponse", &path, err);
+  if (!rc) rc = cp_json_get_int64(res.body, "schemaId", "GetTableResponse", &out->schema_id, err);
+  if (!rc) out->external = json_is_true(json_object_get(res.body, "isExternal"));
+  if (!rc && (!(out->id = strdup(id)) || !(out->path = strdup(path)))) rc = CP_ENOMEM(err, "table");
+  cp_rest_result_free(&res);
+  if (rc) cp_rest_table_free(out);
+  return rc;
+}
+
+void cp_rest_table_free(cp_rest_table *t) {
+  free(t->id);
+  free(t->path);
+  memset(t, 0, sizeof *t);
+}
+
+/* One SchemaChange object (OpenAPI `SchemaChange`, as pypaimon sends them). */
+static int change_json(const paimon_schema_change *c, json_t **out, paimon_error *err) {
+  json_t *o = NULL;
+  switch (c->kind) {
+  case PAIMON_SET_OPTION:
+    o = json_pack("{s:s, s:s, s:s}", "action", "setOption", "key", c->name, "value", c->value);
+    break;
+  case PAIMON_REMOVE_OPTION:
+    o = json_pack("{s:s, s:s}", "action", "removeOption", "key", c->name);
+    break;
+  case PAIMON_ADD_COLUMN: {
+    cp_type *t = NULL;
+    json_t *type = NULL;
+    CP_RETURN_IF_ERROR(cp_type_parse(c->type, &t, err));
+    int rc = cp_type_to_json(t, &type, err);
+    cp_type_free(t);
+    CP_RETURN_IF_ERROR(rc);
+    o = json_pack("{s:[s], s:o, s:s?, s:n, s:s}", "fieldNames", c->name, "dataType", type,
+                  "comment", c->comment, "move", "action", "addColumn");
+    break;
+  }
+  case PAIMON_RENAME_COLUMN:
+    o = json_pack("{s:[s], s:s, s:s}", "fieldNames", c->name, "newName", c->value, "action",
+                  "renameColumn");
+    break;
+  case PAIMON_DROP_COLUMN:
+    o = json_pack("{s:[s], s:s}", "fieldNames", c->name, "action", "dropColumn");
+    break;
+  case PAIMON_UPDATE_COMMENT:
+    o = json_pack("{s:s?, s:s}", "comment", c->value, "action", "updateComment");
+    break;
+  case PAIMON_UPDATE_COLUMN_COMMENT:
+    o = json_pack("{s:[s], s:s?, s:s}", "fieldNames", c->name, "newComment", c->comment, "action",
+                  "updateColumnComment");
+    break;
+  default: return paimon_error_set(err, PAIMON_EUNSUPPORTED, "schema change %d", (int)c->kind);
+  }
+  if (!o) return CP_ENOMEM(err, "request");
+  *out = o;
+  return PAIMON_OK;
+}
+
+int cp_rest_alter_table(cp_rest *r, const char *db, const char *table,
+                        const paimon_schema_change *changes, size_t n, paimon_error *err) {
+  json_t *list = json_array();
+  int rc = list ? PAIMON_OK : CP_ENOMEM(err, "request");
+  for (size_t i = 0; i < n && !rc; i++) {
+    json_t *c = NULL;
+    rc = change_json(&changes[i], &c, err);
+    if (!rc) json_array_append_new(list, c);
+  }
+  json_t *body = rc ? NULL : json_pack("{s:o}", "changes", list);
+  if (!rc && !body) rc = CP_ENOMEM(err, "request");
+  if (rc) json_decref(list);
+  cp_rest_result res = {0};
+  if (!rc) rc = call(r, "POST", db, table, NULL, NULL, 0, body, &res, err);
+  if (body) json_decref(body);
+  if (!rc && is(&res, 404, "TABLE"))
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  else if (!rc && res.status != 200)
+    rc = cp_rest_error(r, &res, "alter table", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+/* ---- snapshots and commits ---- */
+
+int cp_rest_latest_snapshot(cp_rest *r, const char *db, const char *table, cp_snapshot **out,
+                            paimon_error *err) {
+  *out = NULL;
+  cp_rest_result res;
+  CP_RETURN_IF_ERROR(call(r, "GET", db, table, "snapshot", NULL, 0, NULL, &res, err));
+  int rc = PAIMON_OK;
+  if (is(&res, 404, "SNAPSHOT") && strcmp(res.resource_type, "SNAPSHOT") == 0) {
+    /* no snapshot yet */
+  } else if (res.status == 404) {
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  } else if (res.status != 200) {
+    rc = cp_rest_error(r, &res, "load the latest snapshot", err);
+  } else {
+    json_t *ts = json_object_get(res.body, "snapshot");
+    json_t *snap = json_is_object(ts) ? json_object_get(ts, "snapshot") : NULL;
+    char *text = snap ? json_dumps(snap, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    if (!text)
+      rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                            "REST catalog %s: the latest snapshot of %s.%s has no snapshot",
+                            cp_rest_uri(r), db, table);
+    else
+      rc = cp_snapshot_parse(text, strlen(text), "latest snapshot (REST)", out, err);
+    free(text);
+  }
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_commit(cp_rest *r, const char *db, const char *table, const char *table_id,
+                   const char *base_uuid, const cp_snapshot *snap, json_t *statistics,
+                   bool *success, paimon_error *err) {
+  *success = false;
+  cp_buf text = CP_BUF_INIT;
+  json_t *snap_json = NULL;
+  int rc = cp_snapshot_write(snap, &text, err);
+  if (!rc) rc = cp_json_parse(text.data, text.len, "snapshot", &snap_json, err);
+  cp_buf_free(&text);
+  if (rc) return rc;
+  json_t *body = json_pack("{s:s, s:s?, s:o, s:O}", "tableId", table_id, "baseSnapshotUuid",
+                           base_uuid, "snapshot", snap_json, "statistics", statistics);
+  if (!body) return CP_ENOMEM(err, "request");
+  cp_rest_result res = {0};
+  rc = call(r, "POST", db, table, "commit", NULL, 0, body, &res, err);
+  json_decref(body);
+  if (!rc && res.status == 404)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  else if (!rc && res.status != 200)
+    rc = cp_rest_error(r, &res, "commit", err);
+  if (!rc) *success = json_is_true(json_object_get(res.body, "success"));
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_table_token(cp_rest *r, const char *db, const char *table, cp_options *token,
+                        int64_t *expires_at_millis, paimon_error *err) {
+  cp_rest_result res;
+  CP_RETURN_IF_ERROR(call(r, "GET", db, table, "token", NULL, 0, NULL, &res, err));
+  int rc = PAIMON_OK;
+  if (res.status == 404)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  else if (res.status != 200)
+    rc = cp_rest_error(r, &res, "get the data token", err);
+  json_t *map = rc ? NULL : json_object_get(res.body, "token");
+  const char *k;
+  json_t *v;
+  if (!rc && json_is_object(map))
+    json_object_foreach(map, k, v) if (!rc && json_is_string(v)) rc =
+        cp_options_set(token, k, json_string_value(v), err);
+  bool present = false;
+  *expires_at_millis = 0;
+  if (!rc)
+    rc = cp_json_get_opt_int64(res.body, "expiresAtMillis", "GetTableTokenResponse",
+                               expires_at_millis, &present, err);
+  cp_rest_result_free(&res);
+  return rc;
+}
