@@ -19,6 +19,9 @@
  *   --override.
  * - --log FILE appends one JSON object a request (method, path with query, headers with the
  *   secrets masked, body, status, response headers and body), in the order they were served.
+ * - A request whose handling makes RESTCatalogServer's dispatcher itself throw gets a 500
+ *   ErrorResponse with the header X-Cpaimon-Launcher: dispatcher-crashed (see SerialDispatcher);
+ *   the bare server would leave the client waiting for its read timeout.
  * - Requests are served one at a time (the mock keeps its catalog in unsynchronised HashMaps;
  *   concurrent commits from several clients would race on them), over as many connections as
  *   the clients open.
@@ -242,11 +245,41 @@ final class RestServer {
                 throws InterruptedException {
             // The inner dispatcher consumes the body; the log reads a copy.
             String body = log == null ? null : request.getBody().clone().readUtf8();
-            MockResponse response = inner.dispatch(request);
+            MockResponse response;
+            try {
+                response = inner.dispatch(request);
+            } catch (RuntimeException e) {
+                response = crashed(e);
+            }
             if (log != null) {
                 write(request, body, response);
             }
             return response;
+        }
+
+        /**
+         * RESTCatalogServer's catch-all handler itself throws for some failures (a
+         * NullPointerException on e.getCause().getCause() when an exception has a cause without
+         * one, e.g. a schema validation error in ALTER TABLE); MockWebServer then drops the
+         * exchange and the client waits for its read timeout (pypaimon: 180 s). The launcher
+         * answers such a request with a 500 ErrorResponse instead, marked with the header
+         * X-Cpaimon-Launcher: dispatcher-crashed so that tests can tell it from the server's
+         * own answers.
+         */
+        private static MockResponse crashed(RuntimeException e) {
+            StringBuilder message = new StringBuilder("RESTCatalogServer failed: ");
+            message.append(PaimonTool.describe(e));
+            System.err.println("rest-server: dispatcher crashed: " + PaimonTool.describe(e));
+            Map<String, Object> error = new LinkedHashMap<>();
+            error.put("message", message.toString());
+            error.put("resourceType", null);
+            error.put("resourceName", null);
+            error.put("code", 500);
+            return new MockResponse()
+                    .setResponseCode(500)
+                    .addHeader("Content-Type", "application/json")
+                    .addHeader("X-Cpaimon-Launcher", "dispatcher-crashed")
+                    .setBody(Json.write(error));
         }
 
         @Override
