@@ -501,3 +501,44 @@ def test_session_servers(rest_server, rest_server_dlf, rest_db):
         assert rows == [{"id": 5, "_ROW_ID": 0, "_SEQUENCE_NUMBER": 1},
                         {"id": 6, "_ROW_ID": 1, "_SEQUENCE_NUMBER": 1}]
         assert server.table_path(rest_db, "t").is_dir()
+
+
+def test_warehouse_names_needing_escapes(rest_server_factory, tmp_path):
+    """Both clients encode the warehouse twice (RESTUtil.encode_string, then the URL query), and
+    the server decodes once: a name with a space, '/' or '+' never matches, so the config call
+    is a bare 404 (pypaimon 2.1 and Java 1.4.2 alike). Plain names only."""
+    for name, sent in (("my catalog", "my%2Bcatalog"), ("a/b", "a%252Fb"), ("x+y", "x%252By")):
+        server = rest_server_factory(auth="bear", warehouse=name, log=True,
+                                     name=f"wh{len(sent)}{sent[:2]}")
+        with pytest.raises(NoSuchResourceException):
+            pypaimon.CatalogFactory.create(server.options())
+        with rest_support.JavaRestClient(server, tmp_path / "java") as java:
+            with pytest.raises(rest_support.JavaError, match="NoSuchResourceException"):
+                java.read("db.t")
+        assert [(e["path"], e["status"]) for e in server.wire()] == [
+            (f"/v1/config?warehouse={sent}", 404)] * 2
+        server.stop()
+
+
+def test_data_tokens(rest_server_factory, tmp_path):
+    """With data-token.enabled=true in the config defaults, both clients fetch
+    GET .../token once per loaded table (expiresAtMillis = now + 4000 s, beyond the one-hour
+    refresh margin) and then read and write the local table path with the token's options merged
+    in (dummy akId/akSecret, ignored by a local file system). The server rewrites "file" to
+    "rest-test-file-io" in table paths when data tokens are on, but a plain absolute path (no
+    scheme, as here) has no "file" in it; a path containing "file" anywhere would be mangled."""
+    server = rest_server_factory(auth="bear", log=True, defaults={"data-token.enabled": "true"})
+    assert "file" not in str(server.data_path)
+    final = rest_support.seed_walkthrough(server.options()).to_pylist()
+    wire = server.wire()
+    assert json.loads(wire[0]["response_body"])["defaults"]["data-token.enabled"] == "true"
+    tokens = [e for e in wire if e["path"].endswith("/token")]
+    assert [(e["method"], e["path"], e["status"]) for e in tokens] == [("GET", f"{T}/token", 200)]
+    token = json.loads(tokens[0]["response_body"])
+    assert set(token) == {"token", "expiresAtMillis"} and set(token["token"]) == {"akId",
+                                                                                "akSecret"}
+    assert json.loads(next(e for e in wire if e["path"] == T)["response_body"])["path"] == str(
+        server.table_path("my_db", "target_table"))
+    with rest_support.JavaRestClient(server, tmp_path / "java") as java:
+        assert java.read(SEED_TABLE, row_tracking=True) == final
+    assert sum(e["path"].endswith("/token") for e in server.wire()) == 2
