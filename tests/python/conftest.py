@@ -94,3 +94,49 @@ def s3_proxy(s3_server):
         env = S3Env(s3_server, s3_support.new_bucket(s3_server.client()), proxy.endpoint)
         env.proxy = proxy
         yield env
+
+
+# ---- REST catalog: Java Paimon 1.4.2's reference server (tests/java rest-server) ----
+# The server keeps databases and table metadata in memory; tests sharing a session server use
+# their own database names (rest_db). See tests/python/rest_support.py.
+
+@pytest.fixture(scope="session")
+def rest_server(tmp_path_factory):
+    """One bearer-auth server for the session (data under a session temp directory)."""
+    import rest_support
+    with rest_support.RestServer(auth="bear",
+                                 data_path=tmp_path_factory.mktemp("rest") / "data") as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def rest_server_dlf(tmp_path_factory):
+    """One DLF-auth server for the session (default and openapi signers verified)."""
+    import rest_support
+    with rest_support.RestServer(auth="dlf",
+                                 data_path=tmp_path_factory.mktemp("rest-dlf") / "data") as server:
+        yield server
+
+
+@pytest.fixture
+def rest_db(request):
+    """A database name no other test uses (for tests on a shared session server)."""
+    import re
+    return "t_" + re.sub(r"[^0-9a-zA-Z_]", "_", request.node.name)[:60].lower()
+
+
+@pytest.fixture
+def rest_server_factory(tmp_path):
+    """start(**RestServer args) -> a started server of this test; all stopped at teardown."""
+    import rest_support
+    servers = []
+
+    def start(auth="bear", name=None, **kwargs):
+        kwargs.setdefault("data_path", tmp_path / (name or f"rest{len(servers)}") / "data")
+        server = rest_support.RestServer(auth=auth, **kwargs)
+        servers.append(server)
+        return server.start()
+
+    yield start
+    for server in servers:
+        server.stop()

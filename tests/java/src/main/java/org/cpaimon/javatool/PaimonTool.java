@@ -16,13 +16,24 @@
  *   schema WAREHOUSE DB.TABLE                  the current schema, Paimon's JSON form
  *   snapshot WAREHOUSE DB.TABLE                the latest snapshot, Paimon's JSON form
  *   serve                                      batch mode (below)
+ *   rest-server --data DIR --warehouse NAME ...    Java Paimon's reference REST catalog server
+ *                                              (RestServer; not available in batch mode)
+ *
+ * Every table command also takes --catalog KEY=VALUE (repeatable): the catalog is then built from
+ * those options, with WAREHOUSE as the "warehouse" option, instead of a FileSystemCatalog on the
+ * path WAREHOUSE. With metastore=rest, uri=..., token.provider=bear, token=... (or the dlf.*
+ * options) that is Java's RESTCatalog, so the same commands read and write through a REST server:
+ *
+ *   read NAME db.t --with-row-tracking --catalog metastore=rest --catalog uri=http://127.0.0.1:P
+ *        --catalog token.provider=bear --catalog token=T
  *
  * Batch mode keeps one JVM for a whole test session: every stdin line is a JSON array of the
  * arguments of one command; the answer is one stdout line, {"ok":true,"out":TEXT} or
  * {"ok":false,"error":MESSAGE}. Nothing else is written to stdout in that mode.
  *
- * The catalog is Paimon's FileSystemCatalog on the local warehouse path, opened afresh (and with
- * its cache off) for every command so that commits made by cpaimon between commands are seen.
+ * The catalog (a FileSystemCatalog on the local warehouse path, or the --catalog one) is opened
+ * afresh (and with its cache off) for every command so that commits made by cpaimon between
+ * commands are seen.
  */
 package org.cpaimon.javatool;
 
@@ -41,11 +52,23 @@ public final class PaimonTool {
 
     static final String USAGE =
             "usage: paimon-tool read|write|update-by-row-id|files|schema|snapshot WAREHOUSE"
-                    + " DB.TABLE [options] | serve";
+                    + " DB.TABLE [options] [--catalog KEY=VALUE]... | serve | rest-server ...";
 
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("serve")) {
             serve();
+            return;
+        }
+        if (args.length >= 1 && args[0].equals("rest-server")) {
+            try {
+                RestServer.main(Arrays.copyOfRange(args, 1, args.length));
+            } catch (Exception | LinkageError e) {
+                System.err.println("paimon-tool rest-server: " + describe(e));
+                if (System.getenv("PAIMON_TOOL_TRACE") != null) {
+                    e.printStackTrace();
+                }
+                System.exit(2);
+            }
             return;
         }
         // UTF-8 whatever the locale (Java 17 follows it; the C locale would mangle strings).
@@ -126,7 +149,7 @@ public final class PaimonTool {
         }
         Args args = new Args(Arrays.copyOfRange(argv, 3, argv.length));
         args.checkKnown(argv[0]);
-        TableCommands cmd = new TableCommands(argv[1], argv[2]);
+        TableCommands cmd = new TableCommands(argv[1], argv[2], args.all("catalog"));
         switch (argv[0]) {
             case "read":
                 cmd.read(args, out);
@@ -156,12 +179,13 @@ public final class PaimonTool {
         /** The options each command takes; anything else is refused before the command runs. */
         private static final Map<String, List<String>> KNOWN =
                 Map.of(
-                        "read", List.of("with-row-tracking", "snapshot", "columns"),
-                        "write", List.of("json", "schema", "option"),
-                        "update-by-row-id", List.of("json", "columns", "base-snapshot"),
-                        "files", List.of("snapshot"),
-                        "schema", List.of(),
-                        "snapshot", List.of());
+                        "read", List.of("with-row-tracking", "snapshot", "columns", "catalog"),
+                        "write", List.of("json", "schema", "option", "catalog"),
+                        "update-by-row-id",
+                                List.of("json", "columns", "base-snapshot", "catalog"),
+                        "files", List.of("snapshot", "catalog"),
+                        "schema", List.of("catalog"),
+                        "snapshot", List.of("catalog"));
 
         private final Map<String, List<String>> values = new LinkedHashMap<>();
 

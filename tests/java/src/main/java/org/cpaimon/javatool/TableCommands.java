@@ -44,15 +44,29 @@ import java.util.Map;
 final class TableCommands {
     final String warehouse;
     final String ident;
+    /** --catalog KEY=VALUE options; empty: a FileSystemCatalog on the warehouse path. */
+    final List<String> catalogOptions;
 
-    TableCommands(String warehouse, String ident) {
+    TableCommands(String warehouse, String ident, List<String> catalogOptions) {
         this.warehouse = warehouse;
         this.ident = ident;
+        this.catalogOptions = catalogOptions;
     }
 
-    /** A FileSystemCatalog on the warehouse, without caching (cpaimon commits in between). */
+    /**
+     * The catalog, without caching (cpaimon commits in between): a FileSystemCatalog on the
+     * warehouse, or whatever --catalog describes (metastore=rest: Java's RESTCatalog, with
+     * WAREHOUSE as the catalog name sent to the server).
+     */
     Catalog catalog() {
         Options options = new Options();
+        for (String kv : catalogOptions) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--catalog takes KEY=VALUE, got '" + kv + "'");
+            }
+            options.set(kv.substring(0, eq), kv.substring(eq + 1));
+        }
         options.set("warehouse", warehouse);
         options.set("cache-enabled", "false");
         return CatalogFactory.createCatalog(CatalogContext.create(options));
