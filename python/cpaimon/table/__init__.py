@@ -36,6 +36,16 @@ class FileStoreTable:
         return [DataField(f["id"], f["name"], AtomicType(_type_text(f["type"])))
                 for f in self._schema_json["fields"]] if arrow is not None else []
 
+    @property
+    def field_names(self):
+        """The column names, in schema order (pypaimon's FileStoreTable.field_names)."""
+        return [f["name"] for f in self._schema_json["fields"]]
+
+    @property
+    def field_dict(self):
+        """Column name -> DataField (pypaimon's FileStoreTable.field_dict)."""
+        return {f.name: f for f in self.fields}
+
     def arrow_schema(self) -> pa.Schema:
         if self._travel_snapshot is not None and self._travel_snapshot > 0:
             rb = _cpaimon.read_builder_new(self._handle)
