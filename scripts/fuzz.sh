@@ -36,6 +36,10 @@ seed_dir() {
     fuzz_s3_xml)
       printf '\0<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>wh/db.db/t/</Key><Size>0</Size></Contents><CommonPrefixes><Prefix>wh/db.db/u/</Prefix></CommonPrefixes><NextContinuationToken>x</NextContinuationToken></ListBucketResult>' >"$dir/list"
       printf '\2<Error><Code>NoSuchKey</Code><Message>m</Message><RequestId>r</RequestId></Error>' >"$dir/error" ;;
+    fuzz_rest_json)
+      printf '\0{"defaults":{"prefix":"paimon"},"overrides":{"a":"b"}}' >"$dir/config"
+      printf '\2{"id":"u","name":"t","path":"/d/db.db/t","isExternal":false,"schemaId":0}' >"$dir/table"
+      printf '\4{"token":{"fs.s3.accessKeyId":"k"},"expiresAtMillis":1}' >"$dir/token" ;;
     fuzz_expr_text)
       printf '2024-05-14 01:02:03.456' >"$dir/ts" ;;
     fuzz_sql_chains)

@@ -140,7 +140,7 @@ static int build_headers(cp_rest *r, const char *method, const char *path,
   return rc;
 }
 
-static void parse_error_body(cp_rest_result *res) {
+void cp_rest_parse_error_body(cp_rest_result *res) {
   if (!res->body || !json_is_object(res->body)) return;
   const char *s;
   if ((s = json_string_value(json_object_get(res->body, "message"))))
@@ -228,7 +228,7 @@ int cp_rest_call(cp_rest *r, const char *method, const char *path, bool prefixed
         snprintf(res->message, sizeof res->message, "%.*s",
                  (int)(req.resp.len < 300 ? req.resp.len : 300), (const char *)req.resp.data);
     }
-    if (req.status < 200 || req.status >= 300) parse_error_body(res);
+    if (req.status < 200 || req.status >= 300) cp_rest_parse_error_body(res);
     break;
   }
   cp_http_req_free(&req);
@@ -255,20 +255,24 @@ int cp_rest_error(const cp_rest *r, const cp_rest_result *res, const char *what,
 
 static const char *opt(const cp_options *o, const char *key) { return cp_options_get(o, key); }
 
-static int merge_config(cp_rest *r, const cp_options *client, json_t *config, paimon_error *err) {
-  json_t *defaults = json_object_get(config, "defaults"), *overrides;
-  overrides = json_object_get(config, "overrides");
+static int merge_map(cp_options *out, const json_t *map, paimon_error *err) {
+  if (!json_is_object(map)) return PAIMON_OK;
   const char *k;
   json_t *v;
   int rc = PAIMON_OK;
-  if (json_is_object(defaults))
-    json_object_foreach(defaults, k, v) if (!rc && json_is_string(v)) rc =
-        cp_options_set(&r->options, k, json_string_value(v), err);
+  json_object_foreach((json_t *)map, k, v) {
+    if (rc) break;
+    if (json_is_string(v)) rc = cp_options_set(out, k, json_string_value(v), err);
+  }
+  return rc;
+}
+
+int cp_rest_merge_config(cp_options *out, const cp_options *client, const json_t *config,
+                         paimon_error *err) {
+  int rc = merge_map(out, json_object_get(config, "defaults"), err);
   for (size_t i = 0; i < client->n && !rc; i++)
-    rc = cp_options_set(&r->options, client->keys[i], client->values[i], err);
-  if (json_is_object(overrides))
-    json_object_foreach(overrides, k, v) if (!rc && json_is_string(v)) rc =
-        cp_options_set(&r->options, k, json_string_value(v), err);
+    rc = cp_options_set(out, client->keys[i], client->values[i], err);
+  if (!rc) rc = merge_map(out, json_object_get(config, "overrides"), err);
   return rc;
 }
 
@@ -364,7 +368,7 @@ int cp_rest_open(cp_rest **out, const cp_options *options, paimon_error *err) {
                           "REST catalog %s: the configuration is not a "
                           "JSON object",
                           r->uri);
-  if (!rc) rc = merge_config(r, options, res.body, err);
+  if (!rc) rc = cp_rest_merge_config(&r->options, options, res.body, err);
   cp_rest_result_free(&res);
   const char *prefix = rc ? NULL : opt(&r->options, "prefix");
   if (prefix && *prefix && !(r->prefix = strdup(prefix))) rc = CP_ENOMEM(err, "REST catalog");

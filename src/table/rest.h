@@ -66,6 +66,13 @@ int cp_rest_error(const cp_rest *r, const cp_rest_result *res, const char *what,
 /* Appends `name` percent-encoded as one path segment. */
 int cp_rest_segment(cp_buf *path, const char *name, paimon_error *err);
 
+/* The pure steps of the above (also the fuzz harness's entry points): the message and resource
+ * of an error body in res->body; the configuration answer merged as both clients merge it (server
+ * defaults, then the client's options, then server overrides). */
+void cp_rest_parse_error_body(cp_rest_result *res);
+int cp_rest_merge_config(cp_options *out, const cp_options *client, const json_t *config,
+                         paimon_error *err);
+
 /* Number of requests sent (I/O accounting). */
 uint64_t cp_rest_requests(const cp_rest *r);
 

@@ -232,13 +232,21 @@ int cp_rest_load_table(cp_rest *r, const char *db, const char *table, cp_rest_ta
     rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
   else if (res.status != 200)
     rc = cp_rest_error(r, &res, "get table", err);
-  const char *id = NULL, *path = NULL;
-  if (!rc) rc = cp_json_get_string(res.body, "id", "GetTableResponse", &id, err);
-  if (!rc) rc = cp_json_get_string(res.body, "path", "GetTableResponse", &path, err);
-  if (!rc) rc = cp_json_get_int64(res.body, "schemaId", "GetTableResponse", &out->schema_id, err);
-  if (!rc) out->external = json_is_true(json_object_get(res.body, "isExternal"));
-  if (!rc && (!(out->id = strdup(id)) || !(out->path = strdup(path)))) rc = CP_ENOMEM(err, "table");
+  if (!rc) rc = cp_rest_table_from_json(res.body, out, err);
   cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_table_from_json(const json_t *body, cp_rest_table *out, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  const char *id = NULL, *path = NULL;
+  int rc = cp_json_get_string(body, "id", "GetTableResponse", &id, err);
+  if (!rc) rc = cp_json_get_string(body, "path", "GetTableResponse", &path, err);
+  if (!rc) rc = cp_json_get_int64(body, "schemaId", "GetTableResponse", &out->schema_id, err);
+  if (!rc && !*path)
+    rc = paimon_error_set(err, PAIMON_ECORRUPT, "GetTableResponse: the table path is empty");
+  if (!rc) out->external = json_is_true(json_object_get(body, "isExternal"));
+  if (!rc && (!(out->id = strdup(id)) || !(out->path = strdup(path)))) rc = CP_ENOMEM(err, "table");
   if (rc) cp_rest_table_free(out);
   return rc;
 }
@@ -329,18 +337,24 @@ int cp_rest_latest_snapshot(cp_rest *r, const char *db, const char *table, cp_sn
   } else if (res.status != 200) {
     rc = cp_rest_error(r, &res, "load the latest snapshot", err);
   } else {
-    json_t *ts = json_object_get(res.body, "snapshot");
-    json_t *snap = json_is_object(ts) ? json_object_get(ts, "snapshot") : NULL;
-    char *text = snap ? json_dumps(snap, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-    if (!text)
-      rc = paimon_error_set(err, PAIMON_ECORRUPT,
-                            "REST catalog %s: the latest snapshot of %s.%s has no snapshot",
-                            cp_rest_uri(r), db, table);
-    else
-      rc = cp_snapshot_parse(text, strlen(text), "latest snapshot (REST)", out, err);
-    free(text);
+    rc = cp_rest_snapshot_from_json(res.body, out, err);
+    if (rc)
+      paimon_error_prefix(err, "REST catalog %s: latest snapshot of %s.%s", cp_rest_uri(r), db,
+                          table);
   }
   cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_snapshot_from_json(const json_t *body, cp_snapshot **out, paimon_error *err) {
+  *out = NULL;
+  json_t *ts = json_is_object(body) ? json_object_get(body, "snapshot") : NULL;
+  json_t *snap = json_is_object(ts) ? json_object_get(ts, "snapshot") : NULL;
+  char *text = json_is_object(snap) ? json_dumps(snap, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+  if (!text)
+    return paimon_error_set(err, PAIMON_ECORRUPT, "GetTableSnapshotResponse has no snapshot");
+  int rc = cp_snapshot_parse(text, strlen(text), "GetTableSnapshotResponse", out, err);
+  free(text);
   return rc;
 }
 
@@ -378,17 +392,29 @@ int cp_rest_table_token(cp_rest *r, const char *db, const char *table, cp_option
     rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
   else if (res.status != 200)
     rc = cp_rest_error(r, &res, "get the data token", err);
-  json_t *map = rc ? NULL : json_object_get(res.body, "token");
+  if (!rc) rc = cp_rest_token_from_json(res.body, token, expires_at_millis, err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_token_from_json(const json_t *body, cp_options *token, int64_t *expires_at_millis,
+                            paimon_error *err) {
+  *expires_at_millis = 0;
+  if (!json_is_object(body))
+    return paimon_error_set(err, PAIMON_ECORRUPT, "GetTableTokenResponse: not an object");
+  json_t *map = json_object_get(body, "token");
   const char *k;
   json_t *v;
-  if (!rc && json_is_object(map))
-    json_object_foreach(map, k, v) if (!rc && json_is_string(v)) rc =
-        cp_options_set(token, k, json_string_value(v), err);
+  int rc = PAIMON_OK;
+  if (json_is_object(map)) {
+    json_object_foreach(map, k, v) {
+      if (rc) break;
+      if (json_is_string(v)) rc = cp_options_set(token, k, json_string_value(v), err);
+    }
+  }
   bool present = false;
-  *expires_at_millis = 0;
   if (!rc)
-    rc = cp_json_get_opt_int64(res.body, "expiresAtMillis", "GetTableTokenResponse",
-                               expires_at_millis, &present, err);
-  cp_rest_result_free(&res);
+    rc = cp_json_get_opt_int64(body, "expiresAtMillis", "GetTableTokenResponse", expires_at_millis,
+                               &present, err);
   return rc;
 }

@@ -54,4 +54,12 @@ int cp_rest_commit(cp_rest *r, const char *db, const char *table, const char *ta
 int cp_rest_table_token(cp_rest *r, const char *db, const char *table, cp_options *token,
                         int64_t *expires_at_millis, paimon_error *err);
 
+/* The parts of the server's answers above, as pure functions (also the fuzz harness's entry
+ * points): GetTableResponse, GetTableSnapshotResponse, GetTableTokenResponse. Malformed answers
+ * are ECORRUPT. */
+int cp_rest_table_from_json(const json_t *body, cp_rest_table *out, paimon_error *err);
+int cp_rest_snapshot_from_json(const json_t *body, cp_snapshot **out, paimon_error *err);
+int cp_rest_token_from_json(const json_t *body, cp_options *token, int64_t *expires_at_millis,
+                            paimon_error *err);
+
 #endif
