@@ -65,6 +65,13 @@ uint8_t *cp_buf_detach(cp_buf *b) {
   return p;
 }
 
+void cp_secret_free(char *s) {
+  if (!s) return;
+  volatile char *v = s;
+  for (size_t i = 0; v[i]; i++) v[i] = 0;
+  free(s);
+}
+
 void cp_buf_free(cp_buf *b) {
   free(b->data);
   cp_buf_init(b);

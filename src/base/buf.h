@@ -55,6 +55,10 @@ static inline void cp_buf_clear(cp_buf *b) { b->len = 0; }
 
 void cp_buf_free(cp_buf *b);
 
+/* Overwrites a malloc'd string with zeros, then frees it (for secrets: keys, tokens, the headers
+ * that carry them), so they do not linger in freed memory. NULL is fine. */
+void cp_secret_free(char *s);
+
 /* An arena: bump allocation in chunks, everything freed at once. */
 typedef struct cp_arena_chunk cp_arena_chunk;
 typedef struct cp_arena {

@@ -39,12 +39,6 @@ struct cp_s3 {
 
 static char *dup_or_null(const char *s) { return s && *s ? strdup(s) : NULL; }
 
-static void wipe_free(char *s) {
-  if (!s) return;
-  memset(s, 0, strlen(s));
-  free(s);
-}
-
 void cp_s3_free(cp_s3 *s3) {
   if (!s3) return;
   cp_http_free(s3->http);
@@ -52,8 +46,8 @@ void cp_s3_free(cp_s3 *s3) {
   free(s3->authority);
   free(s3->region);
   free(s3->access_key);
-  wipe_free(s3->secret_key);
-  wipe_free(s3->session_token);
+  cp_secret_free(s3->secret_key);
+  cp_secret_free(s3->session_token);
   free(s3);
 }
 
@@ -113,7 +107,7 @@ void cp_s3_call_free(cp_s3_call *c) {
   cp_http_req_free(&c->http);
   cp_buf_free(&c->url_);
   cp_buf_free(&c->canon_uri_);
-  for (size_t i = 0; i < c->n_sent_; i++) wipe_free(c->sent_[i]);
+  for (size_t i = 0; i < c->n_sent_; i++) cp_secret_free(c->sent_[i]);
   free(c->sent_);
   c->sent_ = NULL;
   c->n_sent_ = 0;
@@ -183,7 +177,7 @@ static const char *split_header(const char *line, char *name, size_t cap) {
 enum { CP_S3_MAX_HEADERS = 16 };
 
 static int sign_attempt(cp_s3 *s3, cp_s3_call *c, const char *fixed_date, paimon_error *err) {
-  for (size_t i = 0; i < c->n_sent_; i++) wipe_free(c->sent_[i]);
+  for (size_t i = 0; i < c->n_sent_; i++) cp_secret_free(c->sent_[i]);
   c->n_sent_ = 0;
   if (c->n_headers > CP_S3_MAX_HEADERS - 4)
     return paimon_error_set(err, PAIMON_EINVAL, "object store request: too many headers");

@@ -38,12 +38,6 @@ struct cp_rest {
   _Atomic uint64_t jitter;
 };
 
-static void wipe_free(char *s) {
-  if (!s) return;
-  memset(s, 0, strlen(s));
-  free(s);
-}
-
 void cp_rest_free(cp_rest *r) {
   if (!r) return;
   cp_http_free(r->http);
@@ -51,10 +45,10 @@ void cp_rest_free(cp_rest *r) {
   free(r->host);
   free(r->prefix);
   cp_options_free(&r->options);
-  wipe_free(r->token);
+  cp_secret_free(r->token);
   free(r->ak);
-  wipe_free(r->sk);
-  wipe_free(r->sts);
+  cp_secret_free(r->sk);
+  cp_secret_free(r->sts);
   free(r->region);
   free(r);
 }
@@ -89,7 +83,7 @@ static int header_add(header_set *h, const char *name, const char *value, paimon
 }
 
 static void header_free(header_set *h) {
-  for (size_t i = 0; i < h->n; i++) wipe_free(h->lines[i]);
+  for (size_t i = 0; i < h->n; i++) cp_secret_free(h->lines[i]);
   h->n = 0;
 }
 
@@ -107,7 +101,7 @@ static int build_headers(cp_rest *r, const char *method, const char *path,
     if (!v) return CP_ENOMEM(err, "REST request");
     sprintf(v, "Bearer %s", r->token);
     rc = header_add(h, "Authorization", v, err);
-    wipe_free(v);
+    cp_secret_free(v);
     if (!rc && body_len) rc = header_add(h, "Content-Type", "application/json", err);
     return rc;
   }

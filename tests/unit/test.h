@@ -101,4 +101,17 @@ static const char *cp_test_current;
     return cp_test_failures ? 1 : 0;                                                               \
   } while (0)
 
+/* The next tab-separated field of the line at *p (which moves past it): for the --sign modes of
+ * the signing tests, which read requests as lines of fields. */
+static inline char *tu_tab_field(char **p) {
+  char *s = *p, *tab = strchr(s, '\t');
+  if (tab) {
+    *tab = '\0';
+    *p = tab + 1;
+  } else {
+    *p = s + strlen(s);
+  }
+  return s;
+}
+
 #endif

@@ -57,25 +57,15 @@ static void test_region(void) {
   CHECK_STR(region, "");
 }
 
-static char *field(char **p) {
-  char *s = *p, *tab = strchr(s, '\t');
-  if (tab) {
-    *tab = '\0';
-    *p = tab + 1;
-  } else {
-    *p = s + strlen(s);
-  }
-  return s;
-}
-
 static int sign_lines(void) {
   char line[16384];
   while (fgets(line, sizeof line, stdin)) {
     line[strcspn(line, "\n")] = '\0';
     char *p = line;
-    char *alg = field(&p), *method = field(&p), *path = field(&p), *query = field(&p),
-         *body = field(&p), *host = field(&p), *region = field(&p), *ak = field(&p),
-         *sk = field(&p), *token = field(&p), *epoch = field(&p), *nonce = field(&p);
+    char *alg = tu_tab_field(&p), *method = tu_tab_field(&p), *path = tu_tab_field(&p),
+         *query = tu_tab_field(&p), *body = tu_tab_field(&p), *host = tu_tab_field(&p),
+         *region = tu_tab_field(&p), *ak = tu_tab_field(&p), *sk = tu_tab_field(&p),
+         *token = tu_tab_field(&p), *epoch = tu_tab_field(&p), *nonce = tu_tab_field(&p);
     const char *keys[16], *vals[16];
     size_t nq = 0;
     for (char *q = query; *q && nq < 16;) {

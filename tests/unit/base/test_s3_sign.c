@@ -121,26 +121,16 @@ static void test_xml(void) {
 
 /* ---- --sign mode ---- */
 
-static char *field(char **p) {
-  char *s = *p, *tab = strchr(s, '\t');
-  if (tab) {
-    *tab = '\0';
-    *p = tab + 1;
-  } else {
-    *p = s + strlen(s);
-  }
-  return s;
-}
-
 static int sign_lines(void) {
   char line[65536];
   while (fgets(line, sizeof line, stdin)) {
     line[strcspn(line, "\n")] = '\0';
     char *p = line;
-    char *endpoint = field(&p), *region = field(&p), *path_style = field(&p), *ak = field(&p),
-         *sk = field(&p), *token = field(&p), *method = field(&p), *bucket = field(&p),
-         *key = field(&p), *query = field(&p), *date = field(&p), *body_hex = field(&p),
-         *headers = field(&p);
+    char *endpoint = tu_tab_field(&p), *region = tu_tab_field(&p), *path_style = tu_tab_field(&p),
+         *ak = tu_tab_field(&p), *sk = tu_tab_field(&p), *token = tu_tab_field(&p),
+         *method = tu_tab_field(&p), *bucket = tu_tab_field(&p), *key = tu_tab_field(&p),
+         *query = tu_tab_field(&p), *date = tu_tab_field(&p), *body_hex = tu_tab_field(&p),
+         *headers = tu_tab_field(&p);
     size_t blen = strlen(body_hex) / 2;
     uint8_t *body = malloc(blen + 1);
     for (size_t i = 0; i < blen; i++) sscanf(body_hex + 2 * i, "%2hhx", &body[i]);
