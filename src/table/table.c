@@ -82,6 +82,7 @@ static bool is_fs_option(const char *key) {
  * catalog's options overridden by the table's. */
 static int open_table_fs(paimon_table *t, paimon_error *err) {
   const cp_options *o = &t->schema->options;
+  if (t->token_expires_ms) return PAIMON_OK; /* the data token decides (a REST table) */
   bool own = false;
   for (size_t i = 0; i < o->n && !own; i++) own = is_fs_option(o->keys[i]);
   if (!own) return PAIMON_OK;
@@ -93,6 +94,60 @@ static int open_table_fs(paimon_table *t, paimon_error *err) {
   free((void *)conf.values);
   if (rc) return paimon_error_prefix(err, "table %s", t->full_name);
   t->fs = t->owned_fs;
+  return PAIMON_OK;
+}
+
+/* The file system of a REST table's path from the catalog's merged options: its own for an
+ * object store, the catalog's local one otherwise. */
+static int open_catalog_fs(paimon_table *t, paimon_error *err) {
+  paimon_catalog *c = t->catalog;
+  if (cp_uri_is_object_store(t->path)) {
+    const cp_options *o = cp_rest_options(c->rest);
+    cp_fs_conf fc = {(const char *const *)o->keys, (const char *const *)o->values, o->n};
+    CP_RETURN_IF_ERROR(cp_fs_open(t->path, &fc, &t->owned_fs, err));
+    t->fs = t->owned_fs;
+    return PAIMON_OK;
+  }
+  if (!c->fs) CP_RETURN_IF_ERROR(cp_fs_local_new(&c->fs, err));
+  t->fs = c->fs;
+  return PAIMON_OK;
+}
+
+/* Fetches the table's data token and opens a file system with it (token keys over the catalog's
+ * options; dlf.oss-endpoint as fs.oss.endpoint), spec/rest-catalog.md §2.8. A file system of an
+ * earlier token is retired, not freed: files opened through it may still be in use. */
+static int open_token_fs(paimon_table *t, paimon_error *err) {
+  paimon_catalog *c = t->catalog;
+  const cp_options *merged = cp_rest_options(c->rest);
+  cp_options conf = CP_OPTIONS_INIT;
+  int64_t expires = 0;
+  int rc = cp_options_copy(&conf, merged, err);
+  if (!rc) rc = cp_rest_table_token(c->rest, t->database, t->name, &conf, &expires, err);
+  const char *oss = cp_options_get(merged, "dlf.oss-endpoint");
+  if (!rc && oss) rc = cp_options_set(&conf, "fs.oss.endpoint", oss, err);
+  if (!rc)
+    rc = cp_options_int64(merged, "cpaimon.data-token.refresh-margin", 3600000, &t->token_margin_ms,
+                          err);
+  cp_fs *fs = NULL;
+  if (!rc) {
+    cp_fs_conf fc = {(const char *const *)conf.keys, (const char *const *)conf.values, conf.n};
+    rc = cp_fs_open(t->path, &fc, &fs, err);
+  }
+  cp_options_free(&conf);
+  if (!rc && t->owned_fs) {
+    cp_fs **r = realloc(t->retired_fs, (t->n_retired_fs + 1) * sizeof *r);
+    if (!r) rc = CP_ENOMEM(err, "table");
+    if (!rc) {
+      t->retired_fs = r;
+      r[t->n_retired_fs++] = t->owned_fs;
+    }
+  }
+  if (rc) {
+    cp_fs_free(fs);
+    return rc;
+  }
+  t->owned_fs = t->fs = fs;
+  t->token_expires_ms = expires ? expires : INT64_MAX;
   return PAIMON_OK;
 }
 
@@ -112,26 +167,9 @@ static int open_rest_table(paimon_table *t, paimon_error *err) {
   t->rest_id = strdup(info.id);
   t->rest_commit = !info.external;
   int rc = t->path && t->rest_id ? PAIMON_OK : CP_ENOMEM(err, "table");
-  const cp_options *merged = cp_rest_options(c->rest);
   bool token = false;
-  if (!rc) rc = cp_options_bool(merged, "data-token.enabled", false, &token, err);
-  cp_options conf = CP_OPTIONS_INIT;
-  if (!rc) rc = cp_options_copy(&conf, merged, err);
-  if (!rc && token) {
-    int64_t expires = 0;
-    rc = cp_rest_table_token(c->rest, t->database, t->name, &conf, &expires, err);
-    const char *oss = cp_options_get(merged, "dlf.oss-endpoint");
-    if (!rc && oss) rc = cp_options_set(&conf, "fs.oss.endpoint", oss, err);
-  }
-  if (!rc && (token || cp_uri_is_object_store(t->path))) {
-    cp_fs_conf fc = {(const char *const *)conf.keys, (const char *const *)conf.values, conf.n};
-    rc = cp_fs_open(t->path, &fc, &t->owned_fs, err);
-    t->fs = t->owned_fs;
-  } else if (!rc) {
-    if (!c->fs) rc = cp_fs_local_new(&c->fs, err);
-    t->fs = c->fs;
-  }
-  cp_options_free(&conf);
+  if (!rc) rc = cp_options_bool(cp_rest_options(c->rest), "data-token.enabled", false, &token, err);
+  if (!rc) rc = token ? open_token_fs(t, err) : open_catalog_fs(t, err);
   if (!rc) {
     rc = cp_schema_load(t->fs, t->path, info.schema_id, &t->schema, err);
     if (rc) paimon_error_prefix(err, "table %s", t->full_name);
@@ -141,6 +179,10 @@ static int open_rest_table(paimon_table *t, paimon_error *err) {
 }
 
 int cp_table_latest_snapshot_id(paimon_table *t, int64_t *id, bool *exists, paimon_error *err) {
+  /* Every scan, write commit and update starts here: a data token about to expire is renewed
+   * first, as Paimon's RESTTokenFileIO does before a file operation. */
+  if (t->token_expires_ms && t->token_expires_ms - cp_now_millis() < t->token_margin_ms)
+    CP_RETURN_IF_ERROR(open_token_fs(t, err));
   if (!t->rest_commit) return cp_snapshot_latest_id(t->fs, t->path, id, exists, err);
   cp_snapshot *s = NULL;
   CP_RETURN_IF_ERROR(cp_rest_latest_snapshot(t->catalog->rest, t->database, t->name, &s, err));
@@ -190,6 +232,8 @@ int cp_table_open(paimon_catalog *c, const char *db, const char *name, paimon_ta
 void paimon_table_free(paimon_table *t) {
   if (!t) return;
   cp_fs_free(t->owned_fs);
+  for (size_t i = 0; i < t->n_retired_fs; i++) cp_fs_free(t->retired_fs[i]);
+  free(t->retired_fs);
   free(t->rest_id);
   cp_table_schema_free(t->schema);
   for (size_t i = 0; i < t->n_schema_cache; i++) cp_table_schema_free(t->schema_cache[i]);

@@ -67,6 +67,13 @@ struct paimon_table {
    * its snapshots (managed tables; external ones commit by file, as Java does). */
   char *rest_id;
   bool rest_commit;
+  /* With data tokens: when the token expires, how long before that it is fetched again
+   * (cpaimon.data-token.refresh-margin, 1 h as Paimon's clients), and the file systems of earlier
+   * tokens, kept until the table is freed because open files may still use them. */
+  int64_t token_expires_ms;
+  int64_t token_margin_ms;
+  cp_fs **retired_fs;
+  size_t n_retired_fs;
   char *path; /* table directory */
   char *database;
   char *name;

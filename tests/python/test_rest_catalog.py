@@ -248,3 +248,41 @@ def test_secrets_stay_out_of_show(rest_server, run_cli):
     assert r.returncode == 0
     assert rest_support.TOKEN not in r.stdout + r.stderr
     assert subprocess.run(["true"]).returncode == 0
+
+
+def test_data_tokens_fetched_and_renewed(rest_server_factory):
+    """With data-token.enabled pushed by the server's configuration, the table's files are
+    reached with the token it vends (GET .../token once per loaded table), and a token inside the
+    renewal margin (here forced by cpaimon.data-token.refresh-margin; Paimon's is one hour) is
+    fetched again before the next operation. The test server's token expires 4000 s ahead and its
+    credentials are dummies a local path ignores."""
+    server = rest_server_factory(log=True, defaults={"data-token.enabled": "true"})
+    opts = server.options()
+    cat = cpaimon.CatalogFactory.create(opts)
+    cat.create_database("db", True)
+    cat.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
+        pa.schema([("x", pa.int32())]), options={"row-tracking.enabled": "true"}), False)
+
+    def tokens():
+        return sum(1 for w in server.wire() if w["path"].endswith("/db/tables/t/token"))
+
+    def append(table, v):
+        wb = table.new_batch_write_builder()
+        w = wb.new_write()
+        w.write_arrow(pa.table({"x": pa.array([v], pa.int32())}))
+        wb.new_commit().commit(w.prepare_commit())
+
+    t = cat.get_table("db.t")
+    assert tokens() == 1
+    append(t, 1)
+    append(t, 2)
+    assert tokens() == 1  # valid for more than the margin: not fetched again
+    eager = cpaimon.CatalogFactory.create(dict(opts, **{
+        "cpaimon.data-token.refresh-margin": "3999000"})).get_table("db.t")
+    before = tokens()
+    append(eager, 3)
+    rb = eager.new_read_builder()
+    assert sorted(rb.new_read().to_arrow(rb.new_scan().plan().splits())["x"].to_pylist()) == \
+        [1, 2, 3]
+    assert tokens() >= before + 2  # renewed before the commit and before the scan
+    assert pypaimon.CatalogFactory.create(opts).get_table("db.t").new_read_builder() is not None
