@@ -253,7 +253,7 @@ def test_secrets_stay_out_of_show(rest_server, run_cli):
 def test_data_tokens_fetched_and_renewed(rest_server_factory):
     """With data-token.enabled pushed by the server's configuration, the table's files are
     reached with the token it vends (GET .../token once per loaded table), and a token inside the
-    renewal margin (here forced by cpaimon.data-token.refresh-margin; Paimon's is one hour) is
+    renewal margin (here forced by a cpaimon.data-token.refresh-margin longer than its life) is
     fetched again before the next operation. The test server's token expires 4000 s ahead and its
     credentials are dummies a local path ignores."""
     server = rest_server_factory(log=True, defaults={"data-token.enabled": "true"})
@@ -278,7 +278,7 @@ def test_data_tokens_fetched_and_renewed(rest_server_factory):
     append(t, 2)
     assert tokens() == 1  # valid for more than the margin: not fetched again
     eager = cpaimon.CatalogFactory.create(dict(opts, **{
-        "cpaimon.data-token.refresh-margin": "3999000"})).get_table("db.t")
+        "cpaimon.data-token.refresh-margin": "4100000"})).get_table("db.t")
     before = tokens()
     append(eager, 3)
     rb = eager.new_read_builder()
