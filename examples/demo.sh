@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The README's main job (`make demo`): both seeds' walkthroughs —
 # - seed 001's Python API walkthrough as written (`metastore: rest`), against a local REST catalog
-#   server started here: Java Paimon's own RESTCatalogServer on 127.0.0.1, bearer token;
+#   server started here: Java Paimon's own RESTCatalogServer on 127.0.0.1, bearer token, its
+#   tables on a second local S3 server, reached with the storage credentials the catalog vends
+#   for each table (data tokens);
 # - seed 001's SQL (MERGE INTO on a data-evolution table) on an object store: s3://demo/... on a
 #   local S3 server started here (moto, verifying every signature);
 # - seed 003's SQL (row tracking: INSERT, UPDATE, MERGE INTO, DELETE with _ROW_ID and
@@ -37,7 +39,7 @@ stop_servers() {
 }
 trap stop_servers EXIT
 start_server s3 "$py" examples/local_s3.py
-start_server rest "$py" examples/local_rest.py "$work/rest-data"
+start_server rest "$py" examples/local_rest.py
 s3_opts=$(wait_options s3)
 rest_opts=$(wait_options rest)
 as_args() {  # catalog options JSON -> --catalog K=V arguments (the warehouse aside)
@@ -52,7 +54,7 @@ echo
 echo "######## Seed 001: data evolution — SQL (cpaimon sql -f examples/seed_001.sql), warehouse $sql001 on local S3 ########"
 $cli sql --warehouse "$sql001" "${s3_args[@]}" --echo -f examples/seed_001.sql
 echo
-echo "######## Seed 001: data evolution — Python (examples/seed_001.py) on the REST catalog ########"
+echo "######## Seed 001: data evolution — Python (examples/seed_001.py) on the REST catalog, data on local S3 through data tokens ########"
 echo "-- catalog options: $("$py" -c 'import json,sys; o=json.loads(sys.argv[1]); o["token"]="***"; print(o)' "$rest_opts")"
 $py examples/seed_001.py "$rest_opts"
 echo

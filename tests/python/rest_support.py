@@ -81,6 +81,10 @@ class RestServer:
     ``access_key_secret`` (and ``security_token`` when given) for ``region``; the server checks
     signatures of the default signer (DLF4-HMAC-SHA256) and of the ``openapi`` one.
     ``defaults`` / ``overrides`` go into the config response (``prefix`` is always a default).
+    ``data_path`` may be an object-store URL (``s3://bucket/wh``): the server keeps its catalog
+    there, reached with the file-system options ``store`` (never sent to clients).
+    ``data_token``: what ``GET .../token`` vends for every table, valid ``data_token_life_ms``
+    from each request (give ``defaults={"data-token.enabled": "true"}`` to make clients use it).
     """
 
     START_TIMEOUT = 60
@@ -89,7 +93,7 @@ class RestServer:
     def __init__(self, auth="bear", data_path=None, warehouse="cpaimon_rest", prefix="paimon",
                  token=TOKEN, access_key_id=ACCESS_KEY_ID, access_key_secret=ACCESS_KEY_SECRET,
                  security_token=None, region=REGION, port=0, log=False, defaults=None,
-                 overrides=None):
+                 overrides=None, store=None, data_token=None, data_token_life_ms=None):
         if auth not in ("bear", "dlf"):
             raise ValueError(f"auth must be 'bear' or 'dlf', not {auth!r}")
         self.auth = auth
@@ -97,7 +101,8 @@ class RestServer:
         if data_path is None:
             self._own_dir = tempfile.mkdtemp(prefix="cpaimon-rest-")
             data_path = pathlib.Path(self._own_dir) / "data"
-        self.data_path = pathlib.Path(data_path)
+        self.data_path = (str(data_path) if "://" in str(data_path)
+                          else pathlib.Path(data_path))
         self.warehouse = warehouse
         self.prefix = prefix
         self.token = token
@@ -108,9 +113,14 @@ class RestServer:
         self.port = port
         self.defaults = dict(defaults or {})
         self.overrides = dict(overrides or {})
+        self.store = dict(store or {})
+        self.data_token = dict(data_token or {})
+        self.data_token_life_ms = data_token_life_ms
         # log: False, True (a file beside the data directory) or a path.
         self.log_path = None
         if log is True:
+            if isinstance(self.data_path, str):
+                raise ValueError("log=True needs a local data_path; give the log's path")
             self.log_path = self.data_path.parent / f"{self.data_path.name}-wire.jsonl"
         elif log:
             self.log_path = pathlib.Path(log)
@@ -136,6 +146,12 @@ class RestServer:
             args += ["--default", f"{k}={v}"]
         for k, v in self.overrides.items():
             args += ["--override", f"{k}={v}"]
+        for k, v in self.store.items():
+            args += ["--store", f"{k}={v}"]
+        for k, v in self.data_token.items():
+            args += ["--data-token", f"{k}={v}"]
+        if self.data_token_life_ms is not None:
+            args += ["--data-token-life-ms", str(self.data_token_life_ms)]
         if self.log_path is not None:
             args += ["--log", str(self.log_path)]
         return args
@@ -226,6 +242,8 @@ class RestServer:
         return args
 
     def table_path(self, database, table):
+        if isinstance(self.data_path, str):
+            return f"{self.data_path.rstrip('/')}/{database}.db/{table}"
         return self.data_path / f"{database}.db" / table
 
     def wire(self):
@@ -237,6 +255,24 @@ class RestServer:
             return []
         return [json.loads(line) for line in self.log_path.read_text(encoding="utf-8").splitlines()
                 if line.strip()]
+
+
+def on_s3(moto, bucket, path="wh", token_user="writer", token_life_ms=None):
+    """RestServer arguments for a catalog whose tables live on the local S3 server ``moto``
+    (s3_support.MotoServer) at s3://BUCKET/PATH: the server writes schema files and snapshots
+    there as the IAM user "admin"; clients get the keys of ``token_user`` as the data token of
+    every table (the names pypaimon and cpaimon read, and those of Java's S3FileIO) and are told
+    to use it (``data-token.enabled``). Clients need no storage option of their own."""
+    import s3_support
+    ak, sk = moto.keys["admin"]
+    tak, tsk = moto.keys[token_user]
+    java = {"s3.endpoint": moto.endpoint, "s3.path.style.access": "true"}
+    token = dict(s3_support.catalog_options(moto.endpoint, (tak, tsk)), **java)
+    token.update({"s3.access-key": tak, "s3.secret-key": tsk})
+    return {"data_path": f"s3://{bucket}/{path}",
+            "store": dict(java, **{"s3.access-key": ak, "s3.secret-key": sk}),
+            "data_token": token, "data_token_life_ms": token_life_ms,
+            "defaults": {"data-token.enabled": "true"}}
 
 
 class JavaError(Exception):

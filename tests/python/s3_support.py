@@ -36,11 +36,15 @@ class MotoServer:
     """moto's S3 in server mode, on a free loopback port.
 
     With ``authenticate=True`` the server verifies every request's signature and access key
-    (moto's INITIAL_NO_AUTH_ACTION_COUNT): the first requests create IAM users "admin" (allowed
-    everything) and "reader" (only reads), whose keys are then in ``self.keys``; a request signed
+    (moto's INITIAL_NO_AUTH_ACTION_COUNT): the first requests create IAM users "admin" and
+    "writer" (allowed everything) and "reader" (only reads), whose keys are then in
+    ``self.keys``; a request signed
     with a wrong secret gets SignatureDoesNotMatch, one with an unknown key InvalidAccessKeyId,
     and a write by "reader" AccessDenied, all as real S3 answers them.
     """
+
+    POLICIES = {"admin": ["*"], "writer": ["*"],
+                "reader": ["s3:GetObject", "s3:ListBucket", "s3:HeadObject"]}
 
     def __init__(self, env=None, authenticate=False):
         self.port = free_port()
@@ -48,7 +52,7 @@ class MotoServer:
         self.env = dict(env or {})
         self.authenticate = authenticate
         if authenticate:
-            self.env["INITIAL_NO_AUTH_ACTION_COUNT"] = "6"
+            self.env["INITIAL_NO_AUTH_ACTION_COUNT"] = str(3 * len(self.POLICIES))
         self.keys = {"admin": (ACCESS_KEY, SECRET_KEY)}
         self.proc = None
 
@@ -88,8 +92,7 @@ class MotoServer:
         import boto3
         iam = boto3.client("iam", endpoint_url=self.endpoint, aws_access_key_id="bootstrap",
                            aws_secret_access_key="bootstrap", region_name=REGION)
-        policies = {"admin": ["*"], "reader": ["s3:GetObject", "s3:ListBucket", "s3:HeadObject"]}
-        for user, actions in policies.items():  # 6 unauthenticated actions in all
+        for user, actions in self.POLICIES.items():  # 3 unauthenticated actions each
             iam.create_user(UserName=user)
             iam.put_user_policy(UserName=user, PolicyName="p", PolicyDocument=json.dumps(
                 {"Version": "2012-10-17",

@@ -7,6 +7,7 @@
  *       (--token T | --dlf-access-key-id AK --dlf-access-key-secret SK
  *                    [--dlf-security-token ST] [--dlf-region R])
  *       [--default K=V]... [--override K=V]... [--log FILE]
+ *       [--store K=V]... [--data-token K=V]... [--data-token-life-ms N]
  *
  * - Listens on 127.0.0.1 only, on --port (0 or absent: a free port chosen by the system).
  * - --data is the server's warehouse directory (tables at DIR/DB.db/TABLE); --warehouse is the
@@ -26,6 +27,14 @@
  *   concurrent commits from several clients would race on them), over as many connections as
  *   the clients open.
  *
+ * - --data may name an object store (s3://bucket/path): the server's own catalog (schema files,
+ *   snapshots it publishes) then lives there, reached with the file-system options of --store
+ *   (s3.endpoint, s3.access-key, ...; never sent to clients). RESTCatalogServer itself only
+ *   knows a local warehouse, so the launcher swaps its catalog for one on the store.
+ * - --data-token K=V (repeatable) is what GET .../tables/T/token vends for every table, valid
+ *   --data-token-life-ms from each request (default 4000000, the mock's own); without it the
+ *   mock's dummy token is served. Give --default data-token.enabled=true to make clients use it.
+ *
  * When ready, one JSON line goes to stdout:
  *   {"uri":"http://127.0.0.1:PORT","port":PORT,"warehouse":NAME,"prefix":P,"auth":"bear"|"dlf",
  *    "data":DIR,"pid":PID}
@@ -34,7 +43,15 @@
  */
 package org.cpaimon.javatool;
 
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.options.CatalogOptions;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.rest.RESTCatalogServer;
+import org.apache.paimon.rest.RESTFileSystemCatalog;
+import org.apache.paimon.rest.RESTToken;
 import org.apache.paimon.rest.auth.AuthProvider;
 import org.apache.paimon.rest.auth.BearTokenAuthProvider;
 import org.apache.paimon.rest.responses.ConfigResponse;
@@ -52,6 +69,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.lang.reflect.Field;
+import java.net.URLDecoder;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,14 +89,16 @@ final class RestServer {
             "usage: paimon-tool rest-server --data DIR --warehouse NAME [--prefix P] [--port N]"
                     + " (--token T | --dlf-access-key-id AK --dlf-access-key-secret SK"
                     + " [--dlf-security-token ST] [--dlf-region R])"
-                    + " [--default K=V]... [--override K=V]... [--log FILE]";
+                    + " [--default K=V]... [--override K=V]... [--log FILE]"
+                    + " [--store K=V]... [--data-token K=V]... [--data-token-life-ms N]";
 
     private static final List<String> KNOWN =
             Arrays.asList(
                     "data", "warehouse", "prefix", "port", "token", "dlf-access-key-id",
                     "dlf-access-key-secret", "dlf-security-token", "dlf-region", "default",
-                    "override", "log");
-    private static final List<String> REPEATABLE = Arrays.asList("default", "override");
+                    "override", "log", "store", "data-token", "data-token-life-ms");
+    private static final List<String> REPEATABLE =
+            Arrays.asList("default", "override", "store", "data-token");
 
     static void main(String[] argv) throws Exception {
         PrintStream stdout =
@@ -119,10 +139,25 @@ final class RestServer {
         Map<String, String> overrides = new LinkedHashMap<>();
         putAll(overrides, args.get("override"));
 
-        Files.createDirectories(Paths.get(data));
+        Map<String, String> store = new LinkedHashMap<>();
+        putAll(store, args.get("store"));
+        boolean onStore = data.contains("://") && !data.startsWith("file:");
+        String localData = data;
+        if (onStore) {
+            // The mock insists on a local warehouse at construction; it is left empty.
+            localData = Files.createTempDirectory("rest-server-local-").toString();
+        } else {
+            Files.createDirectories(Paths.get(data));
+        }
         RESTCatalogServer rest =
-                new RESTCatalogServer(data, auth, new ConfigResponse(defaults, overrides),
+                new RESTCatalogServer(localData, auth, new ConfigResponse(defaults, overrides),
                         warehouse);
+        if (onStore) {
+            useStore(rest, data, defaults, store);
+        }
+        Map<String, String> dataToken = new LinkedHashMap<>();
+        putAll(dataToken, args.get("data-token"));
+        long tokenLife = Long.parseLong(one(args, "data-token-life-ms", "4000000"));
         MockWebServer web = mockWebServer(rest);
         String logPath = one(args, "log", null);
         Writer log =
@@ -130,7 +165,9 @@ final class RestServer {
                         ? null
                         : new OutputStreamWriter(new FileOutputStream(logPath, true),
                                 StandardCharsets.UTF_8);
-        web.setDispatcher(new SerialDispatcher(web.getDispatcher(), log));
+        web.setDispatcher(
+                new SerialDispatcher(
+                        web.getDispatcher(), log, rest, prefix, dataToken, tokenLife));
         web.start(InetAddress.getByName("127.0.0.1"), port);
 
         AtomicBoolean stopped = new AtomicBoolean(false);
@@ -171,6 +208,35 @@ final class RestServer {
         }
         stop.run();
         System.exit(0);
+    }
+
+    /**
+     * Points RESTCatalogServer's catalog at the warehouse `data` on an object store: a
+     * RESTFileSystemCatalog over the store's FileIO (found by scheme, configured by the config
+     * defaults plus `store`), set into the server's private fields in place of the local one.
+     */
+    private static void useStore(
+            RESTCatalogServer rest,
+            String data,
+            Map<String, String> defaults,
+            Map<String, String> store)
+            throws Exception {
+        Options conf = new Options();
+        defaults.forEach(conf::setString);
+        store.forEach(conf::setString);
+        conf.setString(CatalogOptions.WAREHOUSE.key(), data);
+        CatalogContext context = CatalogContext.create(conf);
+        Path warehouse = new Path(data);
+        FileIO fileIO = FileIO.get(warehouse, context);
+        RESTFileSystemCatalog catalog = new RESTFileSystemCatalog(fileIO, warehouse, context);
+        setField(rest, "catalogContext", context);
+        setField(rest, "catalog", catalog);
+    }
+
+    private static void setField(Object target, String name, Object value) throws Exception {
+        Field f = RESTCatalogServer.class.getDeclaredField(name);
+        f.setAccessible(true);
+        f.set(target, value);
     }
 
     /** RESTCatalogServer keeps its MockWebServer private; start() would bind it to "localhost". */
@@ -233,11 +299,53 @@ final class RestServer {
     static final class SerialDispatcher extends Dispatcher {
         private final Dispatcher inner;
         private final Writer log;
+        private final RESTCatalogServer rest;
+        private final String prefix;
+        private final Map<String, String> dataToken;
+        private final long tokenLife;
         private long seq;
 
-        SerialDispatcher(Dispatcher inner, Writer log) {
+        SerialDispatcher(
+                Dispatcher inner,
+                Writer log,
+                RESTCatalogServer rest,
+                String prefix,
+                Map<String, String> dataToken,
+                long tokenLife) {
             this.inner = inner;
             this.log = log;
+            this.rest = rest;
+            this.prefix = prefix;
+            this.dataToken = dataToken;
+            this.tokenLife = tokenLife;
+        }
+
+        /**
+         * With --data-token: before the server answers GET .../databases/D/tables/T/token, the
+         * token it will serve for D.T is set to the configured one, valid tokenLife from now.
+         */
+        private void vendToken(RecordedRequest request) {
+            if (dataToken.isEmpty() || !"GET".equals(request.getMethod())) {
+                return;
+            }
+            String path = request.getRequestUrl().encodedPath();
+            String head = "/v1/" + (prefix.isEmpty() ? "" : prefix + "/") + "databases/";
+            if (!path.startsWith(head) || !path.endsWith("/token")) {
+                return;
+            }
+            String[] parts = path.substring(head.length()).split("/");
+            if (parts.length != 4 || !"tables".equals(parts[1])) {
+                return;
+            }
+            Identifier id =
+                    Identifier.create(
+                            URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
+                            URLDecoder.decode(parts[2], StandardCharsets.UTF_8));
+            rest.setDataToken(
+                    id,
+                    new RESTToken(
+                            new LinkedHashMap<>(dataToken),
+                            System.currentTimeMillis() + tokenLife));
         }
 
         @Override
@@ -247,6 +355,7 @@ final class RestServer {
             String body = log == null ? null : request.getBody().clone().readUtf8();
             MockResponse response;
             try {
+                vendToken(request);
                 response = inner.dispatch(request);
             } catch (RuntimeException e) {
                 response = crashed(e);
