@@ -80,6 +80,13 @@ int paimon_catalog_get_table(paimon_catalog *catalog, const char *identifier, pa
                              paimon_error *err);
 int paimon_catalog_drop_table(paimon_catalog *catalog, const char *identifier,
                               bool ignore_if_not_exists, paimon_error *err);
+/* Renames table `from` to `to` (both "db.table"; the database may change). ENOTFOUND "Table db.t
+ * does not exist." (unless ignore_if_not_exists) or "Database d does not exist." for the target's
+ * database; EEXIST "Table db.u already exists.". On a file system the table's directory is moved
+ * (atomically, never onto an existing one; object stores have no atomic rename and refuse it with
+ * EUNSUPPORTED); on a REST catalog the server renames it. */
+int paimon_catalog_rename_table(paimon_catalog *catalog, const char *from, const char *to,
+                                bool ignore_if_not_exists, paimon_error *err);
 int paimon_catalog_list_tables(paimon_catalog *catalog, const char *database,
                                paimon_string_list *out, paimon_error *err);
 

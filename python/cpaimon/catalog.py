@@ -75,6 +75,12 @@ class FileSystemCatalog:
     def drop_table(self, identifier, ignore_if_not_exists: bool = False):
         _cpaimon.catalog_drop_table(self._handle, _identifier(identifier), ignore_if_not_exists)
 
+    def rename_table(self, source_identifier, target_identifier,
+                     ignore_if_not_exists: bool = False):
+        """Renames a table (pypaimon's signature; Java's ignoreIfNotExists as an extra)."""
+        _cpaimon.catalog_rename_table(self._handle, _identifier(source_identifier),
+                                      _identifier(target_identifier), ignore_if_not_exists)
+
     def alter_table(self, identifier, changes: Union[SchemaChange, List[SchemaChange]],
                     ignore_if_not_exists: bool = False):
         if isinstance(changes, SchemaChange):

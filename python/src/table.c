@@ -340,6 +340,18 @@ static PyObject *py_drop_table(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+static PyObject *py_rename_table(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *from, *to;
+  int ignore;
+  if (!PyArg_ParseTuple(args, "Ossp", &cap, &from, &to, &ignore)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  CALL(paimon_catalog_rename_table(c, from, to, ignore, &err));
+  Py_RETURN_NONE;
+}
+
 static const struct {
   const char *name;
   paimon_schema_change_kind kind;
@@ -905,6 +917,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"catalog_create_table", py_create_table, METH_VARARGS, NULL},
     {"catalog_get_table", py_get_table, METH_VARARGS, NULL},
     {"catalog_drop_table", py_drop_table, METH_VARARGS, NULL},
+    {"catalog_rename_table", py_rename_table, METH_VARARGS, NULL},
     {"catalog_alter_table", py_alter_table, METH_VARARGS, NULL},
     {"table_info", py_table_info, METH_VARARGS, NULL},
     {"table_arrow_schema", py_table_arrow_schema, METH_VARARGS, NULL},

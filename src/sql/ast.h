@@ -308,7 +308,8 @@ typedef enum cp_sql_alter_kind {
   CP_SQL_ALTER_DROP_COLUMNS,
   CP_SQL_ALTER_SET_PROPERTIES,
   CP_SQL_ALTER_UNSET_PROPERTIES,
-  CP_SQL_ALTER_COLUMN_COMMENT
+  CP_SQL_ALTER_COLUMN_COMMENT,
+  CP_SQL_ALTER_RENAME_TABLE
 } cp_sql_alter_kind;
 
 typedef struct cp_sql_alter_table {
@@ -320,7 +321,8 @@ typedef struct cp_sql_alter_table {
   size_t n_names;
   cp_sql_property *properties; /* SET / UNSET TBLPROPERTIES */
   size_t n_properties;
-  bool if_exists; /* UNSET TBLPROPERTIES IF EXISTS */
+  bool if_exists;       /* UNSET TBLPROPERTIES IF EXISTS */
+  cp_sql_name new_name; /* RENAME TO (one part: the same database) */
 } cp_sql_alter_table;
 
 typedef struct cp_sql_stmt {

@@ -199,6 +199,9 @@ static int print_alter(const cp_sql_alter_table *a, cp_buf *out, paimon_error *e
   case CP_SQL_ALTER_ADD_COLUMNS:
     CP_RETURN_IF_ERROR(put(out, " ADD COLUMNS ", err));
     return columns(a->columns, a->n_columns, out, err);
+  case CP_SQL_ALTER_RENAME_TABLE:
+    CP_RETURN_IF_ERROR(put(out, " RENAME TO ", err));
+    return name(&a->new_name, out, err);
   case CP_SQL_ALTER_RENAME_COLUMN:
     CP_RETURN_IF_ERROR(put(out, " RENAME COLUMN ", err));
     CP_RETURN_IF_ERROR(cp_sql_print_ident(a->names[0], out, err));

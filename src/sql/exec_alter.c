@@ -70,6 +70,7 @@ static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
       ch[(*n)++].name = key;
     }
     return PAIMON_OK;
+  case CP_SQL_ALTER_RENAME_TABLE: break; /* not a schema change: rename_table below */
   case CP_SQL_ALTER_COLUMN_COMMENT:
     ch[0].kind = PAIMON_UPDATE_COLUMN_COMMENT;
     ch[0].comment = a->columns[0].comment;
@@ -79,8 +80,32 @@ static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
   return PAIMON_OK;
 }
 
+/* ALTER TABLE a RENAME TO b: b without a database stays in a's (as Spark's session catalog). */
+static int rename_table(cp_sql_session *s, const cp_sql_alter_table *a, paimon_error *err) {
+  char *db = NULL, *name = NULL, *to_db = NULL, *to_name = NULL, *from = NULL, *to = NULL;
+  int rc = cp_sql_split_name(s, &a->table, &db, &name, err);
+  if (!rc && a->new_name.n == 1) {
+    to_db = strdup(db);
+    to_name = strdup(a->new_name.parts[0]);
+    if (!to_db || !to_name) rc = CP_ENOMEM(err, "ALTER TABLE");
+  } else if (!rc) {
+    rc = cp_sql_split_name(s, &a->new_name, &to_db, &to_name, err);
+  }
+  if (!rc && (asprintf(&from, "%s.%s", db, name) < 0 || asprintf(&to, "%s.%s", to_db, to_name) < 0))
+    rc = CP_ENOMEM(err, "ALTER TABLE");
+  if (!rc) rc = paimon_catalog_rename_table(s->catalog, from, to, false, err);
+  free(db);
+  free(name);
+  free(to_db);
+  free(to_name);
+  free(from);
+  free(to);
+  return rc;
+}
+
 int cp_sql_exec_alter(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
   const cp_sql_alter_table *a = &stmt->alter;
+  if (a->kind == CP_SQL_ALTER_RENAME_TABLE) return rename_table(s, a, err);
   cp_sql_table t;
   CP_RETURN_IF_ERROR(cp_sql_table_open(s, &a->table, &t, err));
   size_t cap = a->n_columns + a->n_names + a->n_properties + 1;

@@ -294,9 +294,12 @@ int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
   }
   if (cp_ps_accept_kw(p, "alter") || cp_ps_accept_kw(p, "change"))
     return alter_column_comment(p, a, err);
-  if (cp_ps_kw(p, "rename"))
-    return cp_ps_error_at(p, cp_ps_pos(p), err, "ALTER TABLE ... RENAME TO is not supported");
-  return cp_ps_error(p, "ADD, DROP, RENAME COLUMN, ALTER COLUMN, SET or UNSET TBLPROPERTIES", err);
+  if (cp_ps_accept_kw(p, "rename")) {
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "to", err));
+    a->kind = CP_SQL_ALTER_RENAME_TABLE;
+    return cp_ps_qualified_name(p, 2, &a->new_name, err);
+  }
+  return cp_ps_error(p, "ADD, DROP, RENAME, ALTER COLUMN, SET or UNSET TBLPROPERTIES", err);
 }
 
 int cp_ps_use_show_describe(cp_sql_parser *p, paimon_error *err) {

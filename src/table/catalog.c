@@ -318,6 +318,44 @@ int paimon_catalog_drop_table(paimon_catalog *c, const char *identifier, bool ig
   return rc;
 }
 
+int paimon_catalog_rename_table(paimon_catalog *c, const char *from, const char *to,
+                                bool ignore_if_not_exists, paimon_error *err) {
+  ident src, dst;
+  CP_RETURN_IF_ERROR(parse_ident(from, &src, err));
+  CP_RETURN_IF_ERROR(parse_ident(to, &dst, err));
+  CP_RETURN_IF_ERROR(check_data_table(from, &src, "renameTable", err));
+  CP_RETURN_IF_ERROR(check_data_table(to, &dst, "renameTable", err));
+  if (c->rest)
+    return cp_rest_rename_table(c->rest, src.db, src.table, dst.db, dst.table, ignore_if_not_exists,
+                                err);
+  char *sp = table_path(c, &src), *dp = table_path(c, &dst);
+  bool exists = false;
+  int rc = sp && dp ? table_exists(c, sp, &exists, err) : CP_ENOMEM(err, "path");
+  if (!rc && !exists && !ignore_if_not_exists)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s does not exist.", from);
+  bool go = !rc && exists, dst_db = false;
+  if (go) rc = paimon_catalog_database_exists(c, dst.db, &dst_db, err);
+  if (go && !rc && !dst_db)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", dst.db);
+  bool taken = false;
+  if (go && !rc) rc = cp_fs_exists(c->fs, dp, &taken, err);
+  if (go && !rc && taken) rc = paimon_error_set(err, PAIMON_EEXIST, "Table %s already exists.", to);
+  /* The table's files name each other relative to its directory: moving it keeps it whole. A
+   * target created meanwhile makes the rename fail (no replace), never merge. */
+  if (go && !rc) {
+    rc = cp_fs_rename_noreplace(c->fs, sp, dp, err);
+    if (rc == PAIMON_EEXIST) {
+      paimon_error_clear(err);
+      rc = paimon_error_set(err, PAIMON_EEXIST, "Table %s already exists.", to);
+    } else if (rc) {
+      paimon_error_prefix(err, "rename table %s to %s", from, to);
+    }
+  }
+  free(sp);
+  free(dp);
+  return rc;
+}
+
 int paimon_catalog_drop_database(paimon_catalog *c, const char *name, bool ignore_if_not_exists,
                                  bool cascade, paimon_error *err) {
   if (strcmp(name, SYSTEM_DATABASE) == 0)

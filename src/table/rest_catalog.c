@@ -222,6 +222,27 @@ int cp_rest_drop_table(cp_rest *r, const char *db, const char *table, bool ignor
   return rc;
 }
 
+int cp_rest_rename_table(cp_rest *r, const char *db, const char *table, const char *to_db,
+                         const char *to_table, bool ignore_if_not_exists, paimon_error *err) {
+  json_t *body = json_pack("{s:{s:s, s:s}, s:{s:s, s:s}}", "source", "database", db, "object",
+                           table, "destination", "database", to_db, "object", to_table);
+  if (!body) return CP_ENOMEM(err, "request");
+  cp_rest_result res = {0};
+  int rc = cp_rest_call(r, "POST", "tables/rename", true, NULL, 0, body, &res, err);
+  json_decref(body);
+  if (rc) return rc;
+  if (is(&res, 404, "DATABASE") && res.resource_type[0])
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", to_db);
+  else if (res.status == 404 && !ignore_if_not_exists)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  else if (res.status == 409)
+    rc = paimon_error_set(err, PAIMON_EEXIST, "Table %s.%s already exists.", to_db, to_table);
+  else if (res.status != 200 && res.status != 404)
+    rc = cp_rest_error(r, &res, "rename table", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
 int cp_rest_load_table(cp_rest *r, const char *db, const char *table, cp_rest_table *out,
                        paimon_error *err) {
   memset(out, 0, sizeof *out);

@@ -26,6 +26,10 @@ int cp_rest_create_table(cp_rest *r, const char *db, const char *table,
 int cp_rest_drop_table(cp_rest *r, const char *db, const char *table, bool ignore_if_not_exists,
                        paimon_error *err);
 
+/* POST tables/rename (the server moves or relabels the table). */
+int cp_rest_rename_table(cp_rest *r, const char *db, const char *table, const char *to_db,
+                         const char *to_table, bool ignore_if_not_exists, paimon_error *err);
+
 /* What GET table tells (GetTableResponse). */
 typedef struct cp_rest_table {
   char *id;   /* the table's UUID, sent back with every commit */

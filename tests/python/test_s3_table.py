@@ -222,6 +222,10 @@ def test_catalog_operations_on_s3(s3):
     assert cat.list_tables("a") == ["t1", "t2"]
     cat.alter_table("a.t1", [SchemaChange.set_option("k", "v")])
     assert cat.get_table("a.t1").options["k"] == "v"
+    before = s3.keys()
+    with pytest.raises(NotImplementedError, match="object stores have no atomic rename"):
+        cat.rename_table("a.t2", "a.t3")  # Java copies object by object; cpaimon refuses
+    assert s3.keys() == before
     cat.drop_table("a.t2")
     assert cat.list_tables("a") == ["t1"]
     assert not s3.keys("wh/a.db/t2/")

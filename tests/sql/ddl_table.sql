@@ -25,3 +25,18 @@ DROP TABLE part_t;
 DROP TABLE IF EXISTS part_t;
 DESCRIBE part_t;
 SHOW TABLES;
+-- ALTER TABLE ... RENAME TO: within the database (one-part name) or into another; the table keeps
+-- its rows and row ids; a taken name, a missing table or database, a system table are refused.
+CREATE TABLE ren (id INT) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO ren VALUES (1), (2);
+ALTER TABLE ren RENAME TO ren2;
+SELECT id, _ROW_ID FROM ren2;
+CREATE DATABASE other;
+ALTER TABLE default.ren2 RENAME TO other.ren3;
+SELECT * FROM other.ren3;
+CREATE TABLE taken (x INT);
+ALTER TABLE other.ren3 RENAME TO default.taken;
+ALTER TABLE ren RENAME TO ren4;
+ALTER TABLE other.ren3 RENAME TO no_db.ren4;
+ALTER TABLE other.`ren3$files` RENAME TO ren5;
+SHOW TABLES IN other;

@@ -173,6 +173,8 @@ static void test_ddl(void) {
   check_canon("ALTER TABLE t ADD COLUMNS (a INT, b STRING)",
               "ALTER TABLE t ADD COLUMNS (a INT, b STRING)");
   check_canon("ALTER TABLE t RENAME COLUMN a TO b", "ALTER TABLE t RENAME COLUMN a TO b");
+  check_canon("alter table db.t rename to u", "ALTER TABLE db.t RENAME TO u");
+  check_canon("ALTER TABLE t RENAME TO db2.u", "ALTER TABLE t RENAME TO db2.u");
   check_canon("ALTER TABLE t DROP COLUMN a", "ALTER TABLE t DROP COLUMNS (a)");
   check_canon("ALTER TABLE t DROP COLUMNS a, b", "ALTER TABLE t DROP COLUMNS (a, b)");
   check_canon("ALTER TABLE t SET TBLPROPERTIES ('k' = 'v')",
@@ -253,7 +255,7 @@ static void test_errors(void) {
   check_error("SELECT a FROM t UNION", "line 1:22: syntax error at end of input: expected SELECT");
   check_error("SELECT x IN (SELECT 1)", "line 1:10: IN (subquery) is not supported");
   check_error("SELECT INTERVAL '1' DAY", "line 1:8: INTERVAL literals are not supported");
-  check_error("ALTER TABLE t RENAME TO u", "line 1:15: ALTER TABLE ... RENAME TO is not supported");
+  check_error("ALTER TABLE t RENAME u", "line 1:22: syntax error at 'u': expected TO");
   check_error("SELECT select FROM t", "line 1:8: syntax error at 'select': expected an expression");
   check_error("CREATE TABLE t (a INT) USING parquet",
               "line 1:30: table provider 'parquet' is not supported (only paimon)");

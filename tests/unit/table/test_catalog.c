@@ -101,6 +101,47 @@ static void test_create_get_drop_table(void) {
   paimon_catalog_free(c);
 }
 
+/* Renaming moves the table's directory: the same schema and options under the new name, within a
+ * database or into another; Java's messages for what is refused; the source stays on refusal. */
+static void test_rename_table(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  CHECK_OK(paimon_catalog_create_database(c, "rn1", true, &err), &err);
+  CHECK_OK(paimon_catalog_create_database(c, "rn2", true, &err), &err);
+  const char *cols[] = {"id", "INT NOT NULL"};
+  paimon_schema *s = schema_of(cols, 2);
+  CHECK_OK(paimon_schema_set_option(s, "row-tracking.enabled", "true", &err), &err);
+  CHECK_OK(paimon_catalog_create_table(c, "rn1.a", s, false, &err), &err);
+  CHECK_OK(paimon_catalog_create_table(c, "rn1.taken", s, false, &err), &err);
+  CHECK_OK(paimon_catalog_rename_table(c, "rn1.a", "rn1.b", false, &err), &err);
+  paimon_table *t = NULL;
+  CHECK_ERR(paimon_catalog_get_table(c, "rn1.a", &t, &err), PAIMON_ENOTFOUND);
+  CHECK_OK(paimon_catalog_rename_table(c, "rn1.b", "rn2.c", false, &err), &err);
+  CHECK_OK(paimon_catalog_get_table(c, "rn2.c", &t, &err), &err);
+  if (t) CHECK_STR(paimon_table_option(t, "row-tracking.enabled"), "true");
+  paimon_table_free(t);
+  CHECK_ERR(paimon_catalog_rename_table(c, "rn2.c", "rn1.taken", false, &err), PAIMON_EEXIST);
+  CHECK_STR(err.message, "Table rn1.taken already exists.");
+  CHECK_ERR(paimon_catalog_rename_table(c, "rn1.nope", "rn1.x", false, &err), PAIMON_ENOTFOUND);
+  CHECK_STR(err.message, "Table rn1.nope does not exist.");
+  CHECK_OK(paimon_catalog_rename_table(c, "rn1.nope", "rn1.x", true, &err), &err);
+  CHECK_ERR(paimon_catalog_rename_table(c, "rn2.c", "nodb.x", false, &err), PAIMON_ENOTFOUND);
+  CHECK_STR(err.message, "Database nodb does not exist.");
+  CHECK_ERR(paimon_catalog_rename_table(c, "rn2.c$files", "rn2.d", false, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "Cannot 'renameTable' for system table");
+  CHECK_ERR(paimon_catalog_rename_table(c, "rn2.c", "nodot", false, &err), PAIMON_EINVAL);
+  CHECK_OK(paimon_catalog_get_table(c, "rn2.c", &t, &err), &err); /* still there */
+  paimon_table_free(t);
+  paimon_string_list l;
+  CHECK_OK(paimon_catalog_list_tables(c, "rn1", &l, &err), &err);
+  CHECK_INT(l.count, 1);
+  if (l.count) CHECK_STR(l.items[0], "taken");
+  paimon_string_list_free(&l);
+  paimon_schema_free(s);
+  paimon_catalog_free(c);
+}
+
 /* Java SchemaValidation / Schema messages (spec data-evolution.md §0). */
 static void test_create_validation(void) {
   paimon_error err;
@@ -270,6 +311,7 @@ int main(void) {
   RUN(test_reading_creates_nothing);
   RUN(test_databases);
   RUN(test_create_get_drop_table);
+  RUN(test_rename_table);
   RUN(test_create_validation);
   RUN(test_alter_table);
   TEST_MAIN_END();
