@@ -80,6 +80,32 @@ int paimon_catalog_get_table(paimon_catalog *catalog, const char *identifier, pa
                              paimon_error *err);
 int paimon_catalog_drop_table(paimon_catalog *catalog, const char *identifier,
                               bool ignore_if_not_exists, paimon_error *err);
+/* One partition of a table (Java's Partition): its spec, and what its live files hold. */
+typedef struct paimon_partition {
+  size_t n_spec;
+  char **spec_keys;   /* the partition keys, in order */
+  char **spec_values; /* each value as a string; NULL values as partition.default-name */
+  int64_t record_count;
+  int64_t file_size_in_bytes;
+  int64_t file_count;
+  int64_t last_file_creation_time; /* epoch ms; -1 when unknown */
+  bool done;                       /* marked done in the catalog (REST only) */
+} paimon_partition;
+
+typedef struct paimon_partition_list {
+  paimon_partition *items;
+  size_t count;
+} paimon_partition_list;
+
+void paimon_partition_list_free(paimon_partition_list *list);
+
+/* The partitions of table `identifier`. A REST catalog answers for tables it tracks partitions of
+ * (`metastore.partitioned-table`), every page; otherwise, and on a file system, they are summed
+ * from the latest snapshot's live files (as Java's catalogs fall back to). An unpartitioned table
+ * with data has one partition with an empty spec. */
+int paimon_catalog_list_partitions(paimon_catalog *catalog, const char *identifier,
+                                   paimon_partition_list *out, paimon_error *err);
+
 /* Renames table `from` to `to` (both "db.table"; the database may change). ENOTFOUND "Table db.t
  * does not exist." (unless ignore_if_not_exists) or "Database d does not exist." for the target's
  * database; EEXIST "Table db.u already exists.". On a file system the table's directory is moved

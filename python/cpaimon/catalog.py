@@ -19,6 +19,34 @@ def _identifier(identifier) -> str:
     return identifier.get_full_name()
 
 
+class Partition:
+    """A partition and its statistics (pypaimon's api_response.Partition fields)."""
+    __slots__ = ("spec", "record_count", "file_size_in_bytes", "file_count",
+                 "last_file_creation_time", "done")
+
+    def __init__(self, spec, record_count, file_size_in_bytes, file_count,
+                 last_file_creation_time, done):
+        self.spec = spec
+        self.record_count = record_count
+        self.file_size_in_bytes = file_size_in_bytes
+        self.file_count = file_count
+        self.last_file_creation_time = last_file_creation_time
+        self.done = done
+
+    def __repr__(self):
+        return (f"Partition(spec={self.spec!r}, record_count={self.record_count}, "
+                f"file_size_in_bytes={self.file_size_in_bytes}, file_count={self.file_count})")
+
+
+class PagedList:
+    """pypaimon's PagedList: ``elements`` and ``next_page_token``."""
+    __slots__ = ("elements", "next_page_token")
+
+    def __init__(self, elements, next_page_token=None):
+        self.elements = elements
+        self.next_page_token = next_page_token
+
+
 class CatalogFactory:
     @staticmethod
     def create(options: Dict[str, str]) -> "FileSystemCatalog":
@@ -74,6 +102,24 @@ class FileSystemCatalog:
 
     def drop_table(self, identifier, ignore_if_not_exists: bool = False):
         _cpaimon.catalog_drop_table(self._handle, _identifier(identifier), ignore_if_not_exists)
+
+    def list_partitions(self, identifier) -> List["Partition"]:
+        """Every partition of the table with its statistics (REST: as the server tracks them for
+        `metastore.partitioned-table` tables; otherwise summed from the table's files)."""
+        return [Partition(spec, rc, size, n, when, done) for spec, rc, size, n, when, done in
+                _cpaimon.catalog_list_partitions(self._handle, _identifier(identifier))]
+
+    def list_partitions_paged(self, identifier, max_results: Optional[int] = None,
+                              page_token: Optional[str] = None,
+                              partition_name_pattern: Optional[str] = None) -> "PagedList":
+        """pypaimon's call. cpaimon answers with every partition in one page (it follows the
+        server's pages itself); a name pattern is not supported."""
+        if partition_name_pattern is not None:
+            raise NotImplementedError("list_partitions_paged: partition_name_pattern is not "
+                                      "supported by cpaimon")
+        if page_token is not None:
+            return PagedList([], None)  # the first page held them all
+        return PagedList(self.list_partitions(identifier), None)
 
     def rename_table(self, source_identifier, target_identifier,
                      ignore_if_not_exists: bool = False):

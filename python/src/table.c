@@ -240,6 +240,43 @@ static PyObject *py_list_tables(PyObject *self, PyObject *args) {
   return string_list_to_py(&l);
 }
 
+/* [(spec dict, record_count, file_size_in_bytes, file_count, last_file_creation_time or None,
+ *   done)] */
+static PyObject *py_list_partitions(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *ident;
+  if (!PyArg_ParseTuple(args, "Os", &cap, &ident)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  paimon_error err;
+  paimon_partition_list l;
+  CALL(paimon_catalog_list_partitions(c, ident, &l, &err));
+  PyObject *out = PyList_New(0);
+  for (size_t i = 0; out && i < l.count; i++) {
+    const paimon_partition *p = &l.items[i];
+    PyObject *spec = PyDict_New();
+    for (size_t k = 0; spec && k < p->n_spec; k++) {
+      PyObject *v = PyUnicode_FromString(p->spec_values[k]);
+      if (!v || PyDict_SetItemString(spec, p->spec_keys[k], v) < 0) Py_CLEAR(spec);
+      Py_XDECREF(v);
+    }
+    PyObject *when = p->last_file_creation_time < 0
+                         ? Py_NewRef(Py_None)
+                         : PyLong_FromLongLong(p->last_file_creation_time);
+    PyObject *item = spec && when
+                         ? Py_BuildValue("(OLLLNO)", spec, (long long)p->record_count,
+                                         (long long)p->file_size_in_bytes, (long long)p->file_count,
+                                         when, p->done ? Py_True : Py_False)
+                         : NULL;
+    if (!spec) Py_XDECREF(when); /* Py_BuildValue owns `when` ("N") once called */
+    Py_XDECREF(spec);
+    if (!item || PyList_Append(out, item) < 0) Py_CLEAR(out);
+    Py_XDECREF(item);
+  }
+  paimon_partition_list_free(&l);
+  return out;
+}
+
 /* fields: list of (id or None, name, type_sql, description or None). */
 static int fill_schema(paimon_schema *s, PyObject *fields, PyObject *partition_keys,
                        PyObject *primary_keys, PyObject *options, PyObject *comment,
@@ -918,6 +955,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"catalog_get_table", py_get_table, METH_VARARGS, NULL},
     {"catalog_drop_table", py_drop_table, METH_VARARGS, NULL},
     {"catalog_rename_table", py_rename_table, METH_VARARGS, NULL},
+    {"catalog_list_partitions", py_list_partitions, METH_VARARGS, NULL},
     {"catalog_alter_table", py_alter_table, METH_VARARGS, NULL},
     {"table_info", py_table_info, METH_VARARGS, NULL},
     {"table_arrow_schema", py_table_arrow_schema, METH_VARARGS, NULL},

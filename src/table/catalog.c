@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "base/time.h"
 #include "table/rest_catalog.h"
+#include "table/system_table.h"
 #include "table/store.h"
 #include "table/table.h"
 #include "types/special_fields.h"
@@ -315,6 +316,39 @@ int paimon_catalog_drop_table(paimon_catalog *c, const char *identifier, bool ig
     rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s does not exist.", identifier);
   if (!rc && exists) rc = cp_fs_delete_dir(c->fs, p, err);
   free(p);
+  return rc;
+}
+
+void paimon_partition_list_free(paimon_partition_list *list) {
+  if (!list) return;
+  for (size_t i = 0; i < list->count; i++) {
+    paimon_partition *p = &list->items[i];
+    for (size_t k = 0; k < p->n_spec; k++) {
+      if (p->spec_keys) free(p->spec_keys[k]);
+      if (p->spec_values) free(p->spec_values[k]);
+    }
+    free(p->spec_keys);
+    free(p->spec_values);
+  }
+  free(list->items);
+  memset(list, 0, sizeof *list);
+}
+
+int paimon_catalog_list_partitions(paimon_catalog *c, const char *identifier,
+                                   paimon_partition_list *out, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  ident id;
+  CP_RETURN_IF_ERROR(parse_ident(identifier, &id, err));
+  CP_RETURN_IF_ERROR(check_data_table(identifier, &id, "listPartitions", err));
+  if (c->rest) {
+    bool tracked = false;
+    CP_RETURN_IF_ERROR(cp_rest_list_partitions(c->rest, id.db, id.table, out, &tracked, err));
+    if (tracked) return PAIMON_OK;
+  }
+  paimon_table *t = NULL;
+  CP_RETURN_IF_ERROR(paimon_catalog_get_table(c, identifier, &t, err));
+  int rc = cp_table_partitions_from_files(t, out, err);
+  paimon_table_free(t);
   return rc;
 }
 

@@ -51,55 +51,74 @@ static bool is(const cp_rest_result *res, long status, const char *resource) {
 
 /* ---- paging ---- */
 
-/* Collects the strings of `key` over every page of GET `path`. */
-static int list_all(cp_rest *r, const char *db, const char *key, paimon_string_list *out,
-                    const char *what, paimon_error *err) {
-  memset(out, 0, sizeof *out);
+/* Calls `each` on every element of the array `key` over every page of GET `path` (a resource
+ * built by table_res), following nextPageToken. A status other than 200 stops with that result in
+ * *stop (the caller maps it; freed by the caller) or, with stop NULL, as an error. */
+typedef int (*page_item_fn)(json_t *item, void *ctx, paimon_error *err);
+
+static int page_all(cp_rest *r, const char *path, const char *key, page_item_fn each, void *ctx,
+                    cp_rest_result *stop, const char *what, paimon_error *err) {
+  if (stop) memset(stop, 0, sizeof *stop);
   char *token = NULL;
   int rc = PAIMON_OK;
-  for (int page = 0; !rc; page++) {
+  for (;;) {
     cp_rest_param p = {"pageToken", token};
     cp_rest_result res;
-    cp_buf path = CP_BUF_INIT;
-    rc = db ? table_res(&path, db, NULL, "tables", err) : cp_buf_appendf(&path, err, "databases");
-    if (!rc) rc = cp_buf_nul_terminate(&path, err);
-    if (!rc)
-      rc =
-          cp_rest_call(r, "GET", (const char *)path.data, true, &p, token ? 1 : 0, NULL, &res, err);
-    cp_buf_free(&path);
+    rc = cp_rest_call(r, "GET", path, true, &p, token ? 1 : 0, NULL, &res, err);
     free(token);
     token = NULL;
     if (rc) break;
     if (res.status != 200) {
-      rc = db && is(&res, 404, "DATABASE")
-               ? paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db)
-               : cp_rest_error(r, &res, what, err);
-      cp_rest_result_free(&res);
+      if (stop)
+        *stop = res;
+      else
+        rc = cp_rest_error(r, &res, what, err);
+      if (!stop) cp_rest_result_free(&res);
       break;
     }
     json_t *items = json_object_get(res.body, key);
     size_t i;
     json_t *v;
-    size_t added = 0;
     json_array_foreach(items, i, v) {
-      const char *s = json_string_value(v);
-      if (!s) continue;
-      char **grown = realloc(out->items, (out->count + 1) * sizeof *grown);
-      if (!grown || !(grown[out->count] = strdup(s))) {
-        if (grown) out->items = grown;
-        rc = CP_ENOMEM(err, "list");
-        break;
-      }
-      out->items = grown;
-      out->count++;
-      added++;
+      if ((rc = each(v, ctx, err))) break;
     }
     const char *next = json_string_value(json_object_get(res.body, "nextPageToken"));
-    if (!rc && next && *next && added && !(token = strdup(next))) rc = CP_ENOMEM(err, "list");
+    if (!rc && next && *next && json_array_size(items) && !(token = strdup(next)))
+      rc = CP_ENOMEM(err, "list");
     cp_rest_result_free(&res);
-    if (!token) break;
+    if (rc || !token) break;
   }
   free(token);
+  return rc;
+}
+
+static int add_string(json_t *v, void *ctx, paimon_error *err) {
+  paimon_string_list *out = ctx;
+  const char *s = json_string_value(v);
+  if (!s) return PAIMON_OK;
+  char **grown = realloc(out->items, (out->count + 1) * sizeof *grown);
+  if (!grown) return CP_ENOMEM(err, "list");
+  out->items = grown;
+  if (!(grown[out->count] = strdup(s))) return CP_ENOMEM(err, "list");
+  out->count++;
+  return PAIMON_OK;
+}
+
+/* The names of `key` over every page of the databases (db NULL) or of db's tables. */
+static int list_all(cp_rest *r, const char *db, const char *key, paimon_string_list *out,
+                    const char *what, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  cp_buf path = CP_BUF_INIT;
+  int rc = db ? table_res(&path, db, NULL, "tables", err) : cp_buf_appendf(&path, err, "databases");
+  if (!rc) rc = cp_buf_nul_terminate(&path, err);
+  cp_rest_result stop = {0};
+  if (!rc) rc = page_all(r, (const char *)path.data, key, add_string, out, &stop, what, err);
+  if (!rc && stop.status)
+    rc = db && is(&stop, 404, "DATABASE")
+             ? paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db)
+             : cp_rest_error(r, &stop, what, err);
+  cp_rest_result_free(&stop);
+  cp_buf_free(&path);
   if (rc) paimon_string_list_free(out);
   return rc;
 }
@@ -340,6 +359,87 @@ int cp_rest_alter_table(cp_rest *r, const char *db, const char *table,
   else if (!rc && res.status != 200)
     rc = cp_rest_error(r, &res, "alter table", err);
   cp_rest_result_free(&res);
+  return rc;
+}
+
+/* ---- partitions ---- */
+
+static int json_i64(const json_t *o, const char *key, int64_t fallback, int64_t *out,
+                    paimon_error *err) {
+  const json_t *v = json_object_get(o, key);
+  if (!v || json_is_null(v)) {
+    *out = fallback;
+    return PAIMON_OK;
+  }
+  if (!json_is_integer(v))
+    return paimon_error_set(err, PAIMON_ECORRUPT, "Partition: %s is not an integer", key);
+  *out = (int64_t)json_integer_value(v);
+  return PAIMON_OK;
+}
+
+int cp_rest_partition_from_json(const json_t *o, paimon_partition *out, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  const json_t *spec = json_is_object(o) ? json_object_get(o, "spec") : NULL;
+  if (!json_is_object(spec))
+    return paimon_error_set(err, PAIMON_ECORRUPT, "Partition has no spec object");
+  size_t n = json_object_size(spec);
+  out->spec_keys = calloc(n ? n : 1, sizeof *out->spec_keys);
+  out->spec_values = calloc(n ? n : 1, sizeof *out->spec_values);
+  int rc = out->spec_keys && out->spec_values ? PAIMON_OK : CP_ENOMEM(err, "partition");
+  const char *k;
+  const json_t *v;
+  json_object_foreach((json_t *)spec, k, v) {
+    if (rc) break;
+    const char *s = json_string_value(v);
+    if (!s) {
+      rc = paimon_error_set(err, PAIMON_ECORRUPT, "Partition: spec value of %s is not a string", k);
+      break;
+    }
+    out->spec_keys[out->n_spec] = strdup(k);
+    out->spec_values[out->n_spec] = strdup(s);
+    if (!out->spec_keys[out->n_spec] || !out->spec_values[out->n_spec])
+      rc = CP_ENOMEM(err, "partition");
+    out->n_spec++;
+  }
+  if (!rc) rc = json_i64(o, "recordCount", 0, &out->record_count, err);
+  if (!rc) rc = json_i64(o, "fileSizeInBytes", 0, &out->file_size_in_bytes, err);
+  if (!rc) rc = json_i64(o, "fileCount", 0, &out->file_count, err);
+  if (!rc) rc = json_i64(o, "lastFileCreationTime", -1, &out->last_file_creation_time, err);
+  out->done = json_is_true(json_object_get(o, "done"));
+  return rc;
+}
+
+static int add_partition(json_t *v, void *ctx, paimon_error *err) {
+  paimon_partition_list *out = ctx;
+  paimon_partition *grown = realloc(out->items, (out->count + 1) * sizeof *grown);
+  if (!grown) return CP_ENOMEM(err, "partitions");
+  out->items = grown;
+  /* counted before parsing, so that a half-parsed entry is freed with the list */
+  return cp_rest_partition_from_json(v, &out->items[out->count++], err);
+}
+
+int cp_rest_list_partitions(cp_rest *r, const char *db, const char *table,
+                            paimon_partition_list *out, bool *tracked, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  *tracked = false;
+  cp_buf path = CP_BUF_INIT;
+  int rc = table_res(&path, db, table, "partitions", err);
+  cp_rest_result stop = {0};
+  if (!rc)
+    rc = page_all(r, (const char *)path.data, "partitions", add_partition, out, &stop,
+                  "list partitions", err);
+  if (!rc && stop.status == 501) {
+    /* the server keeps no partitions for this table: not an error */
+  } else if (!rc && stop.status == 404) {
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Table %s.%s does not exist.", db, table);
+  } else if (!rc && stop.status) {
+    rc = cp_rest_error(r, &stop, "list partitions", err);
+  } else if (!rc) {
+    *tracked = true;
+  }
+  cp_rest_result_free(&stop);
+  cp_buf_free(&path);
+  if (rc) paimon_partition_list_free(out);
   return rc;
 }
 

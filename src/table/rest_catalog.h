@@ -46,6 +46,11 @@ void cp_rest_table_free(cp_rest_table *t);
 int cp_rest_alter_table(cp_rest *r, const char *db, const char *table,
                         const paimon_schema_change *changes, size_t n, paimon_error *err);
 
+/* GET .../partitions, every page. *tracked false (and no partition) when the server keeps none
+ * for the table (501: not a metastore.partitioned-table table). */
+int cp_rest_list_partitions(cp_rest *r, const char *db, const char *table,
+                            paimon_partition_list *out, bool *tracked, paimon_error *err);
+
 /* The table's latest snapshot (*out NULL when it has none). */
 int cp_rest_latest_snapshot(cp_rest *r, const char *db, const char *table, cp_snapshot **out,
                             paimon_error *err);
@@ -65,5 +70,8 @@ int cp_rest_table_from_json(const json_t *body, cp_rest_table *out, paimon_error
 int cp_rest_snapshot_from_json(const json_t *body, cp_snapshot **out, paimon_error *err);
 int cp_rest_token_from_json(const json_t *body, cp_options *token, int64_t *expires_at_millis,
                             paimon_error *err);
+/* One element of ListPartitionsResponse.partitions (*out freed by the caller even on error:
+ * paimon_partition_list_free of a list holding it). */
+int cp_rest_partition_from_json(const json_t *item, paimon_partition *out, paimon_error *err);
 
 #endif

@@ -90,26 +90,36 @@ static void group_set_free(group_set *s) {
   free(s->items);
 }
 
-/* The partition spec text "k=v/k2=v2" of a partition row. */
-static int spec_text(paimon_table *t, const cp_type *const *types, size_t n, cp_bytes row,
-                     cp_buf *out, paimon_error *err) {
+/* The partition spec of a partition row: with `out`, the text "k=v/k2=v2"; with `values`, each
+ * value as a string (n of them, malloc'ed). */
+static int spec_of(paimon_table *t, const cp_type *const *types, size_t n, cp_bytes row,
+                   cp_buf *out, char **values, paimon_error *err) {
   const cp_table_schema *s = t->schema;
   cp_datum *vals = malloc((n ? n : 1) * sizeof *vals);
   if (!vals) return CP_ENOMEM(err, "partition");
   int rc = cp_binary_row_read(row.data, row.len, types, n, vals, err);
   for (size_t i = 0; !rc && i < n; i++) {
-    if (i) rc = cp_buf_append(out, "/", 1, err);
-    if (!rc) rc = cp_buf_appendf(out, err, "%s=", s->partition_keys[i]);
+    cp_buf one = CP_BUF_INIT;
     /* The spec maps NULL and whitespace-only strings to the default name, which reads back as
      * NULL and prints as that name again. */
     bool blank = !vals[i].is_null && cp_type_is_string(types[i]);
     for (size_t k = 0; blank && k < vals[i].v.bytes.len; k++)
       blank = strchr(" \t\n\v\f\r", vals[i].v.bytes.data[k]) != NULL;
-    if (!rc && (vals[i].is_null || blank))
-      rc = cp_buf_append(out, t->options.partition_default_name,
+    if (vals[i].is_null || blank)
+      rc = cp_buf_append(&one, t->options.partition_default_name,
                          strlen(t->options.partition_default_name), err);
-    else if (!rc)
-      rc = cp_java_cast_string(types[i], &vals[i], out, err);
+    else
+      rc = cp_java_cast_string(types[i], &vals[i], &one, err);
+    if (!rc && out && i) rc = cp_buf_append(out, "/", 1, err);
+    if (!rc && out)
+      rc = cp_buf_appendf(out, err, "%s=%.*s", s->partition_keys[i], (int)one.len,
+                          one.len ? (const char *)one.data : "");
+    if (!rc && values) rc = cp_buf_nul_terminate(&one, err);
+    if (!rc && values) {
+      values[i] = (char *)cp_buf_detach(&one);
+      if (!values[i]) rc = CP_ENOMEM(err, "partition");
+    }
+    cp_buf_free(&one);
   }
   free(vals);
   return rc;
@@ -118,7 +128,7 @@ static int spec_text(paimon_table *t, const cp_type *const *types, size_t n, cp_
 static int text_of(paimon_table *t, const cp_type *const *types, size_t n, group *g, bool spec,
                    paimon_error *err) {
   cp_buf text = CP_BUF_INIT;
-  int rc = spec ? spec_text(t, types, n, g->partition, &text, err)
+  int rc = spec ? spec_of(t, types, n, g->partition, &text, NULL, err)
                 : cp_sys_partition_text(types, n, g->partition.data, g->partition.len, &text, err);
   if (!rc) rc = cp_buf_nul_terminate(&text, err);
   if (rc) {
@@ -190,5 +200,38 @@ int cp_sys_fill_buckets(paimon_system_table *st, cp_builder *b, paimon_error *er
   }
   group_set_free(&gs);
   cp_arena_free(&arena);
+  return rc;
+}
+
+int cp_table_partitions_from_files(paimon_table *t, paimon_partition_list *out, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  cp_arena arena = CP_ARENA_INIT;
+  group_set gs;
+  int rc = groups(t, false, &arena, &gs, err);
+  const cp_type **types = NULL;
+  size_t n = 0;
+  if (!rc) rc = cp_sys_partition_types(t, &types, &n, err);
+  if (!rc && gs.n && !(out->items = calloc(gs.n, sizeof *out->items)))
+    rc = CP_ENOMEM(err, "partitions");
+  for (size_t i = 0; !rc && i < gs.n; i++) {
+    const group *g = &gs.items[i];
+    paimon_partition *p = &out->items[out->count++];
+    p->record_count = g->records;
+    p->file_size_in_bytes = g->bytes;
+    p->file_count = g->files;
+    p->last_file_creation_time = g->has_time ? g->last_time : -1;
+    p->n_spec = n;
+    p->spec_keys = calloc(n ? n : 1, sizeof *p->spec_keys);
+    p->spec_values = calloc(n ? n : 1, sizeof *p->spec_values);
+    if (!p->spec_keys || !p->spec_values) rc = CP_ENOMEM(err, "partitions");
+    for (size_t k = 0; !rc && k < n; k++)
+      if (!(p->spec_keys[k] = strdup(t->schema->partition_keys[k])))
+        rc = CP_ENOMEM(err, "partitions");
+    if (!rc) rc = spec_of(t, types, n, g->partition, NULL, p->spec_values, err);
+  }
+  free(types);
+  group_set_free(&gs);
+  cp_arena_free(&arena);
+  if (rc) paimon_partition_list_free(out);
   return rc;
 }

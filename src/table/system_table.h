@@ -50,6 +50,9 @@ int cp_sys_fill_manifests(struct paimon_system_table *st, cp_builder *b, paimon_
 int cp_sys_fill_files(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_file_key_ranges(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_partitions(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
+/* The partitions of `t`'s latest snapshot, summed from its live files as `$partitions` does
+ * (sorted by spec text; none for a table without snapshots). */
+int cp_table_partitions_from_files(paimon_table *t, paimon_partition_list *out, paimon_error *err);
 int cp_sys_fill_buckets(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_table_indexes(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 

@@ -184,6 +184,48 @@ def test_rename_table(rest_server, rest_db):
         cat.get_table(f"{rest_db}.u")
 
 
+def test_partitions_listed(rest_server_factory):
+    """GET .../partitions: for a `metastore.partitioned-table` table the server keeps partitions
+    from the statistics of each commit (cpaimon's here, appends and an update by row id) and they
+    must equal what the files hold ($partitions); for other tables it answers 501 and the client
+    sums the files itself, as Java and pypaimon do. pypaimon reads the same either way."""
+    server = rest_server_factory(log=True)
+    rest_db = "db"
+    opts = server.options()
+    cat = cpaimon.CatalogFactory.create(opts)
+    cat.create_database(rest_db, True)
+    schema = pa.schema([("id", pa.int32()), ("dt", pa.string())])
+    de = {"row-tracking.enabled": "true", "data-evolution.enabled": "true"}
+    for name, extra in [("tracked", {"metastore.partitioned-table": "true"}), ("plain", {})]:
+        ident = f"{rest_db}.{name}"
+        cat.create_table(ident, cpaimon.Schema.from_pyarrow_schema(
+            schema, partition_keys=["dt"], options=dict(de, **extra)), False)
+        t = cat.get_table(ident)
+        for ids, dt in [([1, 2], "a"), ([3], "b"), ([4, 5, 6], "a")]:
+            wb = t.new_batch_write_builder()
+            w = wb.new_write()
+            w.write_arrow(pa.table({"id": pa.array(ids, pa.int32()), "dt": [dt] * len(ids)}))
+            wb.new_commit().commit(w.prepare_commit())
+        wb = t.new_batch_write_builder()
+        wb.new_commit().commit(wb.new_update().with_update_type(["id"]).update_by_arrow_with_row_id(
+            pa.table({"_ROW_ID": pa.array([0, 2], pa.int64()), "id": pa.array([10, 30], pa.int32())})))
+        ours = sorted((p.spec["dt"], p.record_count, p.file_size_in_bytes, p.file_count)
+                      for p in cat.list_partitions(ident))
+        rb = cat.get_table(f"{ident}$partitions").new_read_builder()
+        files = sorted((r["partition"][3:], r["record_count"], r["file_size_in_bytes"],
+                        r["file_count"])
+                       for r in rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist())
+        assert ours == files and [p[0] for p in ours] == ["a", "b"], name
+        py = pypaimon.CatalogFactory.create(opts).list_partitions_paged(ident).elements
+        assert sorted((p.spec["dt"], p.record_count, p.file_size_in_bytes, p.file_count)
+                      for p in py) == ours, name
+    served = {w["path"].split("/")[-2]: w["status"] for w in server.wire()
+              if w["method"] == "GET" and w["path"].endswith("/partitions")}
+    assert served == {"tracked": 200, "plain": 501}
+    with pytest.raises(FileNotFoundError, match=f"Table {rest_db}.nope does not exist"):
+        cat.list_partitions(f"{rest_db}.nope")
+
+
 def test_schema_change_rejected_with_paimon_message(rest_server):
     cat = cpaimon.CatalogFactory.create(rest_server.options())
     cat.create_database("sc", True)

@@ -1,8 +1,8 @@
 /*
  * libFuzzer harness for what a REST catalog server answers (table/rest.c, rest_catalog.c): the
- * configuration merged into the options, error bodies, GetTableResponse, the latest snapshot and
- * data tokens. The bytes come over the network from a server we do not control, so any of them
- * must be refused with an error or read without a crash.
+ * configuration merged into the options, error bodies, GetTableResponse, the latest snapshot,
+ * data tokens and partitions. The bytes come over the network from a server we do not control, so
+ * any of them must be refused with an error or read without a crash.
  *
  * Input layout: byte 0 picks the answer (low 3 bits); the rest is the JSON body.
  */
@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   paimon_error err;
   json_t *j = NULL;
   if (cp_json_parse(data + 1, size - 1, "answer", &j, &err) != 0) return 0;
-  switch (mode % 5) {
+  switch (mode % 6) {
   case 0: {
     cp_options client = CP_OPTIONS_INIT, out = CP_OPTIONS_INIT;
     cp_options_set(&client, "uri", "http://127.0.0.1:1", NULL);
@@ -54,6 +54,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   case 3: {
     cp_snapshot *s = NULL;
     if (cp_rest_snapshot_from_json(j, &s, &err) == 0) cp_snapshot_free(s);
+    break;
+  }
+  case 4: {
+    /* a ListPartitionsResponse: every element, each freed with the list */
+    json_t *items = json_object_get(j, "partitions");
+    paimon_partition_list l = {0};
+    size_t n = json_array_size(items);
+    l.items = calloc(n ? n : 1, sizeof *l.items);
+    for (size_t i = 0; l.items && i < n; i++) {
+      l.count++;
+      if (cp_rest_partition_from_json(json_array_get(items, i), &l.items[i], &err) == 0 &&
+          l.items[i].n_spec != json_object_size(json_object_get(json_array_get(items, i), "spec")))
+        abort();
+    }
+    paimon_partition_list_free(&l);
     break;
   }
   default: {

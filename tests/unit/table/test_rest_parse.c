@@ -103,10 +103,49 @@ static void test_snapshot_and_token(void) {
   cp_options_free(&token);
 }
 
+/* An element of ListPartitionsResponse (Java's Partition JSON); what is malformed is refused. */
+static void test_partition(void) {
+  paimon_error err;
+  paimon_partition one;
+  json_t *j = parse("{\"spec\": {\"dt\": \"a\", \"h\": \"1\"}, \"recordCount\": 7,"
+                    " \"fileSizeInBytes\": 924, \"fileCount\": 3, \"lastFileCreationTime\": 5,"
+                    " \"totalBuckets\": -1, \"done\": true, \"createdAt\": 1}");
+  CHECK_OK(cp_rest_partition_from_json(j, &one, &err), &err);
+  CHECK_INT(one.n_spec, 2);
+  CHECK_STR(one.spec_keys[0], "dt");
+  CHECK_STR(one.spec_values[1], "1");
+  CHECK(one.record_count == 7 && one.file_size_in_bytes == 924 && one.file_count == 3);
+  CHECK(one.last_file_creation_time == 5 && one.done);
+  json_decref(j);
+  /* paimon_partition_list_free frees the entries and then the array: free the array by hand */
+  for (size_t k = 0; k < one.n_spec; k++) {
+    free(one.spec_keys[k]);
+    free(one.spec_values[k]);
+  }
+  free(one.spec_keys);
+  free(one.spec_values);
+  const char *bad[] = {"{}", "{\"spec\": [1]}", "{\"spec\": {\"dt\": 1}}",
+                       "{\"spec\": {}, \"recordCount\": \"x\"}", "[]"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    j = parse(bad[i]);
+    paimon_partition_list owned = {calloc(1, sizeof(paimon_partition)), 1};
+    CHECK_ERR(cp_rest_partition_from_json(j, &owned.items[0], &err), PAIMON_ECORRUPT);
+    paimon_partition_list_free(&owned);
+    json_decref(j);
+  }
+  j = parse("{\"spec\": {}}");
+  CHECK_OK(cp_rest_partition_from_json(j, &one, &err), &err);
+  CHECK(one.n_spec == 0 && one.record_count == 0 && one.last_file_creation_time == -1);
+  free(one.spec_keys);
+  free(one.spec_values);
+  json_decref(j);
+}
+
 int main(void) {
   RUN(test_config_merge);
   RUN(test_error_body);
   RUN(test_table_response);
   RUN(test_snapshot_and_token);
+  RUN(test_partition);
   TEST_MAIN_END();
 }
