@@ -226,6 +226,40 @@ def test_partitions_listed(rest_server_factory):
         cat.list_partitions(f"{rest_db}.nope")
 
 
+def test_listings_follow_every_page(rest_server_factory):
+    """The reference server answers 100 names (and 100 partitions) a page with a nextPageToken;
+    cpaimon follows every page for databases, tables and partitions."""
+    server = rest_server_factory(log=True)
+    opts = server.options()
+    cat = cpaimon.CatalogFactory.create(opts)
+    dbs = [f"d{i:03d}" for i in range(103)]
+    for d in dbs:
+        cat.create_database(d, False)
+    schema = cpaimon.Schema.from_pyarrow_schema(pa.schema([("x", pa.int32())]))
+    tables = [f"t{i:03d}" for i in range(205)]
+    for t in tables:
+        cat.create_table(f"d000.{t}", schema, False)
+
+    def pages(suffix):
+        return [w for w in server.wire() if w["method"] == "GET"
+                and w["path"].split("?")[0].endswith(suffix)]
+    assert cat.list_databases() == dbs
+    assert cat.list_tables("d000") == tables
+    assert len(pages("/databases")) == 2 and len(pages("/databases/d000/tables")) == 3
+    assert pypaimon.CatalogFactory.create(opts).list_tables("d000") == tables
+    cat.create_table("d001.p", cpaimon.Schema.from_pyarrow_schema(
+        pa.schema([("x", pa.int32()), ("k", pa.int32())]), partition_keys=["k"],
+        options={"metastore.partitioned-table": "true"}), False)
+    t = cat.get_table("d001.p")
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(pa.table({"x": pa.array(range(130), pa.int32()),
+                            "k": pa.array(range(130), pa.int32())}))
+    wb.new_commit().commit(w.prepare_commit())
+    assert sorted(int(p.spec["k"]) for p in cat.list_partitions("d001.p")) == list(range(130))
+    assert len(pages("/tables/p/partitions")) == 2
+
+
 def test_schema_change_rejected_with_paimon_message(rest_server):
     cat = cpaimon.CatalogFactory.create(rest_server.options())
     cat.create_database("sc", True)
