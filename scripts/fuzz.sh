@@ -40,7 +40,8 @@ seed_dir() {
       printf '\0{"defaults":{"prefix":"paimon"},"overrides":{"a":"b"}}' >"$dir/config"
       printf '\2{"id":"u","name":"t","path":"/d/db.db/t","isExternal":false,"schemaId":0}' >"$dir/table"
       printf '\4{"partitions":[{"spec":{"dt":"a"},"recordCount":7,"fileSizeInBytes":9,"fileCount":3,"lastFileCreationTime":5,"done":false}],"nextPageToken":null}' >"$dir/partitions"
-      printf '\5{"token":{"fs.s3.accessKeyId":"k"},"expiresAtMillis":1}' >"$dir/token" ;;
+      printf '\5{"name":"d","location":"/tmp","options":{"k":"v"},"owner":"o","createdAt":1}' >"$dir/database"
+      printf '\6{"token":{"fs.s3.accessKeyId":"k"},"expiresAtMillis":1}' >"$dir/token" ;;
     fuzz_expr_text)
       printf '2024-05-14 01:02:03.456' >"$dir/ts" ;;
     fuzz_sql_chains)

@@ -61,6 +61,40 @@ const char *paimon_catalog_warehouse(const paimon_catalog *catalog);
 
 int paimon_catalog_create_database(paimon_catalog *catalog, const char *name, bool ignore_if_exists,
                                    paimon_error *err);
+/* Creates a database with `n` options (Java's createDatabase(name, ignoreIfExists, properties)).
+ * A REST catalog keeps them; a file system keeps none: Java discards them, and refuses a
+ * `location` (EINVAL "Cannot specify location for a database when using fileSystem catalog."). */
+int paimon_catalog_create_database_options(paimon_catalog *catalog, const char *name,
+                                           bool ignore_if_exists, const char *const *keys,
+                                           const char *const *values, size_t n, paimon_error *err);
+
+/* A database and its options (Java's Database). */
+typedef struct paimon_database {
+  char *name;
+  char *comment; /* the "comment" option, or NULL */
+  size_t n_options;
+  char **option_keys;
+  char **option_values;
+} paimon_database;
+
+/* ENOTFOUND "Database d does not exist.". A REST catalog answers with the server's options plus
+ * `location` and the audit fields `owner`, `createdBy`, `createdAt`, `updatedBy`, `updatedAt`, as
+ * Java's RESTCatalog.getDatabase adds them; a file-system database has no options. */
+int paimon_catalog_get_database(paimon_catalog *catalog, const char *name, paimon_database *out,
+                                paimon_error *err);
+void paimon_database_free(paimon_database *db);
+
+/* One database option change: `value` NULL removes `key`. */
+typedef struct paimon_property_change {
+  const char *key;
+  const char *value;
+} paimon_property_change;
+
+/* Sets and removes database options in one request (REST); a file system refuses with
+ * EUNSUPPORTED "Alter database is not supported." (Java's). No change: nothing is done. */
+int paimon_catalog_alter_database(paimon_catalog *catalog, const char *name,
+                                  const paimon_property_change *changes, size_t n,
+                                  bool ignore_if_not_exists, paimon_error *err);
 /* Drops a database; a non-empty one only with `cascade` (then its tables go too). */
 int paimon_catalog_drop_database(paimon_catalog *catalog, const char *name,
                                  bool ignore_if_not_exists, bool cascade, paimon_error *err);

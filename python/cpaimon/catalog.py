@@ -19,6 +19,39 @@ def _identifier(identifier) -> str:
     return identifier.get_full_name()
 
 
+class Database:
+    """A database and its options (pypaimon's catalog.database.Database)."""
+
+    def __init__(self, name: str, comment: Optional[str], options: Dict[str, str]):
+        self.name = name
+        self.options = options
+        self.comment = comment
+
+    def __eq__(self, other):
+        return (isinstance(other, Database) and self.name == other.name
+                and self.options == other.options and self.comment == other.comment)
+
+    def __repr__(self):
+        return f"Database(name={self.name!r}, options={self.options!r})"
+
+
+class PropertyChange:
+    """pypaimon's PropertyChange: ``set_property(key, value)`` or ``remove_property(key)``."""
+    __slots__ = ("property", "value")
+
+    def __init__(self, property: str, value: Optional[str]):
+        self.property = property
+        self.value = value
+
+    @staticmethod
+    def set_property(property: str, value: str) -> "PropertyChange":
+        return PropertyChange(property, value)
+
+    @staticmethod
+    def remove_property(property: str) -> "PropertyChange":
+        return PropertyChange(property, None)
+
+
 class Partition:
     """A partition and its statistics (pypaimon's api_response.Partition fields)."""
     __slots__ = ("spec", "record_count", "file_size_in_bytes", "file_count",
@@ -73,7 +106,20 @@ class FileSystemCatalog:
 
     def create_database(self, name: str, ignore_if_exists: bool = False,
                         properties: Optional[Dict[str, str]] = None):
-        _cpaimon.catalog_create_database(self._handle, name, ignore_if_exists)
+        """A file system keeps no properties (as Java, which refuses only `location`)."""
+        _cpaimon.catalog_create_database(self._handle, name, ignore_if_exists,
+                                         {str(k): str(v) for k, v in (properties or {}).items()})
+
+    def get_database(self, name: str) -> "Database":
+        return Database(*_cpaimon.catalog_get_database(self._handle, name))
+
+    def alter_database(self, name: str, changes: List["PropertyChange"],
+                       ignore_if_not_exists: bool = False):
+        """Sets and removes database properties: pypaimon's PropertyChange.set_property(k, v) /
+        remove_property(k) objects, or cpaimon's. A file system refuses, as Java does."""
+        _cpaimon.catalog_alter_database(
+            self._handle, name, [(c.property, getattr(c, "value", None)) for c in changes],
+            ignore_if_not_exists)
 
     def drop_database(self, name: str, ignore_if_not_exists: bool = False,
                       cascade: bool = False):

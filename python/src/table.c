@@ -147,36 +147,43 @@ static PyObject *string_list_to_py(paimon_string_list *l) {
 /* ------------------------------------ catalog ------------------------------------ */
 
 /* catalog_open({key: value, ...}): every value as str. */
+/* A str -> str dict as key and value arrays borrowing its strings (PyMem_Free both); what
+ * names the pairs in the TypeError. */
+static bool dict_pairs(PyObject *dict, const char *what, const char ***keys, const char ***values,
+                       size_t *n) {
+  Py_ssize_t size = PyDict_Size(dict), pos = 0;
+  *n = 0;
+  *keys = PyMem_Calloc(size ? (size_t)size : 1, sizeof **keys);
+  *values = PyMem_Calloc(size ? (size_t)size : 1, sizeof **values);
+  if (!*keys || !*values) {
+    PyErr_NoMemory();
+    return false;
+  }
+  PyObject *k, *v;
+  while (PyDict_Next(dict, &pos, &k, &v)) {
+    if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
+      PyErr_Format(PyExc_TypeError, "%s must be str: str", what);
+      return false;
+    }
+    (*keys)[*n] = PyUnicode_AsUTF8(k);
+    (*values)[*n] = PyUnicode_AsUTF8(v);
+    if (!(*keys)[*n] || !(*values)[*n]) return false;
+    (*n)++;
+  }
+  return true;
+}
+
 static PyObject *py_catalog_open(PyObject *self, PyObject *args) {
   PyObject *options;
   if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &options)) return NULL;
-  Py_ssize_t n = PyDict_Size(options), pos = 0, i = 0;
-  const char **keys = PyMem_Calloc(n ? (size_t)n : 1, sizeof *keys);
-  const char **values = PyMem_Calloc(n ? (size_t)n : 1, sizeof *values);
-  if (!keys || !values) {
-    PyMem_Free(keys);
-    PyMem_Free(values);
-    return PyErr_NoMemory();
-  }
-  PyObject *k, *v;
-  bool ok = true;
-  while (ok && PyDict_Next(options, &pos, &k, &v)) {
-    if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
-      PyErr_SetString(PyExc_TypeError, "catalog options must be str: str");
-      ok = false;
-      break;
-    }
-    keys[i] = PyUnicode_AsUTF8(k);
-    values[i] = PyUnicode_AsUTF8(v);
-    ok = keys[i] && values[i];
-    i++;
-  }
+  const char **keys = NULL, **values = NULL;
+  size_t n = 0;
   PyObject *result = NULL;
-  if (ok) {
+  if (dict_pairs(options, "catalog options", &keys, &values, &n)) {
     paimon_error err;
     paimon_catalog *c = NULL;
     int rc;
-    Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_open_options(&c, keys, values, (size_t)i, &err);
+    Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_open_options(&c, keys, values, n, &err);
     Py_END_ALLOW_THREADS if (rc == 0) result = wrap(c, &K_CATALOG, NULL);
     else cp_py_raise(rc, &err);
   }
@@ -194,15 +201,77 @@ static PyObject *py_catalog_warehouse(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_create_database(PyObject *self, PyObject *args) {
-  PyObject *cap;
+  PyObject *cap, *props;
   const char *name;
   int ignore;
-  if (!PyArg_ParseTuple(args, "Osp", &cap, &name, &ignore)) return NULL;
+  if (!PyArg_ParseTuple(args, "OspO!", &cap, &name, &ignore, &PyDict_Type, &props)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  const char **keys = NULL, **values = NULL;
+  size_t n = 0;
+  PyObject *result = NULL;
+  if (dict_pairs(props, "database properties", &keys, &values, &n)) {
+    paimon_error err;
+    int rc = paimon_catalog_create_database_options(c, name, ignore, keys, values, n, &err);
+    if (rc == 0)
+      result = Py_NewRef(Py_None);
+    else
+      cp_py_raise(rc, &err);
+  }
+  PyMem_Free(keys);
+  PyMem_Free(values);
+  return result;
+}
+
+/* (name, comment or None, {options}) */
+static PyObject *py_get_database(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "Os", &cap, &name)) return NULL;
   paimon_catalog *c = unwrap(cap, &K_CATALOG);
   if (!c) return NULL;
   paimon_error err;
-  CALL(paimon_catalog_create_database(c, name, ignore, &err));
-  Py_RETURN_NONE;
+  paimon_database db;
+  CALL(paimon_catalog_get_database(c, name, &db, &err));
+  PyObject *opts = PyDict_New();
+  for (size_t i = 0; opts && i < db.n_options; i++) {
+    PyObject *v = PyUnicode_FromString(db.option_values[i]);
+    if (!v || PyDict_SetItemString(opts, db.option_keys[i], v) < 0) Py_CLEAR(opts);
+    Py_XDECREF(v);
+  }
+  PyObject *out = opts ? Py_BuildValue("(szN)", db.name, db.comment, opts) : NULL;
+  paimon_database_free(&db);
+  return out;
+}
+
+/* changes: [(key, value or None)] */
+static PyObject *py_alter_database(PyObject *self, PyObject *args) {
+  PyObject *cap, *changes;
+  const char *name;
+  int ignore;
+  if (!PyArg_ParseTuple(args, "OsOp", &cap, &name, &changes, &ignore)) return NULL;
+  paimon_catalog *c = unwrap(cap, &K_CATALOG);
+  if (!c) return NULL;
+  PyObject *fast = PySequence_Fast(changes, "changes must be a sequence");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  paimon_property_change *ch = PyMem_Calloc(n ? (size_t)n : 1, sizeof *ch);
+  bool ok = ch != NULL;
+  if (!ok) PyErr_NoMemory();
+  for (Py_ssize_t i = 0; ok && i < n; i++)
+    ok = PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sz", &ch[i].key, &ch[i].value);
+  PyObject *result = NULL;
+  if (ok) {
+    paimon_error err;
+    int rc = paimon_catalog_alter_database(c, name, ch, (size_t)n, ignore, &err);
+    if (rc == 0)
+      result = Py_NewRef(Py_None);
+    else
+      cp_py_raise(rc, &err);
+  }
+  PyMem_Free(ch);
+  Py_DECREF(fast);
+  return result;
 }
 
 static PyObject *py_drop_database(PyObject *self, PyObject *args) {
@@ -948,6 +1017,8 @@ PyMethodDef cp_py_table_methods[] = {
     {"catalog_open", py_catalog_open, METH_VARARGS, "Open a filesystem catalog from its options."},
     {"catalog_warehouse", py_catalog_warehouse, METH_VARARGS, "The catalog's warehouse."},
     {"catalog_create_database", py_create_database, METH_VARARGS, NULL},
+    {"catalog_get_database", py_get_database, METH_VARARGS, NULL},
+    {"catalog_alter_database", py_alter_database, METH_VARARGS, NULL},
     {"catalog_drop_database", py_drop_database, METH_VARARGS, NULL},
     {"catalog_list_databases", py_list_databases, METH_VARARGS, NULL},
     {"catalog_list_tables", py_list_tables, METH_VARARGS, NULL},

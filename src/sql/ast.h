@@ -204,7 +204,8 @@ typedef enum cp_sql_stmt_kind {
   CP_SQL_S_DESCRIBE,
   CP_SQL_S_CREATE_TABLE,
   CP_SQL_S_DROP_TABLE,
-  CP_SQL_S_ALTER_TABLE
+  CP_SQL_S_ALTER_TABLE,
+  CP_SQL_S_ALTER_DATABASE
 } cp_sql_stmt_kind;
 
 /* key = 'value' (TBLPROPERTIES, WITH, PARTITION specs use expressions instead). */

@@ -246,7 +246,19 @@ int cp_sql_print_stmt(const cp_sql_stmt *s, cp_buf *out, paimon_error *err) {
   case CP_SQL_S_CREATE_DATABASE:
     CP_RETURN_IF_ERROR(
         put(out, s->if_not_exists ? "CREATE DATABASE IF NOT EXISTS " : "CREATE DATABASE ", err));
-    return name(&s->name, out, err);
+    CP_RETURN_IF_ERROR(name(&s->name, out, err));
+    if (s->create.comment) {
+      CP_RETURN_IF_ERROR(put(out, " COMMENT ", err));
+      CP_RETURN_IF_ERROR(string(s->create.comment, out, err));
+    }
+    if (!s->create.n_properties) return PAIMON_OK;
+    CP_RETURN_IF_ERROR(put(out, " WITH DBPROPERTIES ", err));
+    return props(s->create.properties, s->create.n_properties, out, err);
+  case CP_SQL_S_ALTER_DATABASE:
+    CP_RETURN_IF_ERROR(put(out, "ALTER DATABASE ", err));
+    CP_RETURN_IF_ERROR(name(&s->name, out, err));
+    CP_RETURN_IF_ERROR(put(out, " SET DBPROPERTIES ", err));
+    return props(s->create.properties, s->create.n_properties, out, err);
   case CP_SQL_S_DROP_DATABASE:
     CP_RETURN_IF_ERROR(put(out, s->if_exists ? "DROP DATABASE IF EXISTS " : "DROP DATABASE ", err));
     CP_RETURN_IF_ERROR(name(&s->name, out, err));

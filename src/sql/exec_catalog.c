@@ -356,13 +356,50 @@ static int drop_table(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *
   return rc;
 }
 
+/* CREATE DATABASE d [COMMENT c] [LOCATION l] [WITH DBPROPERTIES (...)]: the comment is the
+ * option "comment", the location "location" (a file-system catalog refuses it, as Java's). */
+static int create_database(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  const cp_sql_create_table *c = &stmt->create;
+  size_t n = c->n_properties + (c->comment ? 1 : 0);
+  const char **keys = calloc(n + 1, sizeof *keys), **values = calloc(n + 1, sizeof *values);
+  int rc = keys && values ? PAIMON_OK : CP_ENOMEM(err, "CREATE DATABASE");
+  size_t k = 0;
+  if (!rc && c->comment) {
+    keys[k] = "comment";
+    values[k++] = c->comment;
+  }
+  for (size_t i = 0; !rc && i < c->n_properties; i++, k++) {
+    keys[k] = c->properties[i].key;
+    values[k] = c->properties[i].value;
+  }
+  if (!rc)
+    rc = paimon_catalog_create_database_options(s->catalog, stmt->name.parts[0],
+                                                stmt->if_not_exists, keys, values, k, err);
+  free(keys);
+  free(values);
+  return rc;
+}
+
+static int alter_database(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
+  const cp_sql_create_table *c = &stmt->create;
+  paimon_property_change *ch = calloc(c->n_properties + 1, sizeof *ch);
+  if (!ch) return CP_ENOMEM(err, "ALTER DATABASE");
+  for (size_t i = 0; i < c->n_properties; i++) {
+    ch[i].key = c->properties[i].key;
+    ch[i].value = c->properties[i].value;
+  }
+  int rc = paimon_catalog_alter_database(s->catalog, stmt->name.parts[0], ch, c->n_properties,
+                                         false, err);
+  free(ch);
+  return rc;
+}
+
 int cp_sql_exec_catalog(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
                         paimon_error *err) {
   int rc;
   switch (stmt->kind) {
-  case CP_SQL_S_CREATE_DATABASE:
-    rc = paimon_catalog_create_database(s->catalog, stmt->name.parts[0], stmt->if_not_exists, err);
-    break;
+  case CP_SQL_S_CREATE_DATABASE: rc = create_database(s, stmt, err); break;
+  case CP_SQL_S_ALTER_DATABASE: rc = alter_database(s, stmt, err); break;
   case CP_SQL_S_DROP_DATABASE:
     rc = paimon_catalog_drop_database(s->catalog, stmt->name.parts[0], stmt->if_exists,
                                       stmt->cascade, err);

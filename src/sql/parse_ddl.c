@@ -186,6 +186,38 @@ static int create_table_clauses(cp_sql_parser *p, cp_sql_create_table *c, paimon
   }
 }
 
+/* CREATE DATABASE's [COMMENT 'c'] [LOCATION 'path'] [WITH (DBPROPERTIES | PROPERTIES) (k = v,
+ * ...)], in any order (Spark): the comment in c->comment, the location as the property
+ * "location" after the others (as Spark's catalog passes it). */
+static int database_clauses(cp_sql_parser *p, cp_sql_create_table *c, paimon_error *err) {
+  const char *location = NULL;
+  bool seen_props = false;
+  for (;;) {
+    size_t len;
+    if (!c->comment && cp_ps_accept_kw(p, "comment")) {
+      CP_RETURN_IF_ERROR(cp_ps_string(p, &c->comment, &len, err));
+    } else if (!location && cp_ps_accept_kw(p, "location")) {
+      CP_RETURN_IF_ERROR(cp_ps_string(p, &location, &len, err));
+    } else if (!seen_props && cp_ps_accept_kw(p, "with")) {
+      if (!cp_ps_accept_kw(p, "dbproperties"))
+        CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "properties", err));
+      CP_RETURN_IF_ERROR(properties(p, true, &c->properties, &c->n_properties, err));
+      seen_props = true;
+    } else {
+      break;
+    }
+  }
+  if (!location) return PAIMON_OK;
+  cp_sql_property *grown = cp_ps_alloc(p, (c->n_properties + 1) * sizeof *grown, err);
+  if (!grown) return PAIMON_ENOMEM;
+  if (c->n_properties) memcpy(grown, c->properties, c->n_properties * sizeof *grown);
+  grown[c->n_properties].key = "location";
+  grown[c->n_properties].value = location;
+  c->properties = grown;
+  c->n_properties++;
+  return PAIMON_OK;
+}
+
 int cp_ps_create(cp_sql_parser *p, paimon_error *err) {
   cp_sql_stmt *s = p->stmt;
   cp_ps_next(p); /* CREATE */
@@ -194,12 +226,7 @@ int cp_ps_create(cp_sql_parser *p, paimon_error *err) {
     s->kind = CP_SQL_S_CREATE_DATABASE;
     CP_RETURN_IF_ERROR(if_not_exists(p, &s->if_not_exists, err));
     CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 1, &s->name, err));
-    if (cp_ps_accept_kw(p, "comment")) {
-      const char *unused;
-      size_t len;
-      CP_RETURN_IF_ERROR(cp_ps_string(p, &unused, &len, err));
-    }
-    return PAIMON_OK;
+    return database_clauses(p, &s->create, err);
   }
   if (cp_ps_kw(p, "or") || cp_ps_kw(p, "external") || cp_ps_kw(p, "temporary") ||
       cp_ps_kw(p, "view"))
@@ -261,6 +288,16 @@ int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
   cp_sql_stmt *s = p->stmt;
   cp_sql_alter_table *a = &s->alter;
   cp_ps_next(p); /* ALTER */
+  if (database_word(p)) {
+    /* ALTER DATABASE d SET (DBPROPERTIES | PROPERTIES) (k = v, ...) */
+    cp_ps_next(p);
+    s->kind = CP_SQL_S_ALTER_DATABASE;
+    CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 1, &s->name, err));
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "set", err));
+    if (!cp_ps_accept_kw(p, "dbproperties"))
+      CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "properties", err));
+    return properties(p, true, &s->create.properties, &s->create.n_properties, err);
+  }
   CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "table", err));
   s->kind = CP_SQL_S_ALTER_TABLE;
   CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &a->table, err));

@@ -187,6 +187,12 @@ int paimon_catalog_database_exists(paimon_catalog *c, const char *name, bool *ou
 
 int paimon_catalog_create_database(paimon_catalog *c, const char *name, bool ignore_if_exists,
                                    paimon_error *err) {
+  return paimon_catalog_create_database_options(c, name, ignore_if_exists, NULL, NULL, 0, err);
+}
+
+int paimon_catalog_create_database_options(paimon_catalog *c, const char *name,
+                                           bool ignore_if_exists, const char *const *keys,
+                                           const char *const *values, size_t n, paimon_error *err) {
   if (strcmp(name, SYSTEM_DATABASE) == 0)
     return paimon_error_set(err, PAIMON_EINVAL, "Can't do operation on system database.");
   /* Java lets a Catalog API caller create it, but every name that is text, in pypaimon, Spark
@@ -199,7 +205,19 @@ int paimon_catalog_create_database(paimon_catalog *c, const char *name, bool ign
                             "not be named",
                             name);
   CP_RETURN_IF_ERROR(check_name("database", name, strlen(name), err));
-  if (c->rest) return cp_rest_create_database(c->rest, name, ignore_if_exists, err);
+  if (c->rest) {
+    cp_options o = CP_OPTIONS_INIT;
+    int rc = PAIMON_OK;
+    for (size_t i = 0; !rc && i < n; i++) rc = cp_options_set(&o, keys[i], values[i], err);
+    if (!rc) rc = cp_rest_create_database(c->rest, name, ignore_if_exists, &o, err);
+    cp_options_free(&o);
+    return rc;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(keys[i], "location") == 0)
+      return paimon_error_set(err, PAIMON_EINVAL,
+                              "Cannot specify location for a database when using fileSystem "
+                              "catalog.");
   bool exists = false;
   CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
   if (exists)
@@ -388,6 +406,66 @@ int paimon_catalog_rename_table(paimon_catalog *c, const char *from, const char 
   free(sp);
   free(dp);
   return rc;
+}
+
+void paimon_database_free(paimon_database *db) {
+  if (!db) return;
+  for (size_t i = 0; i < db->n_options; i++) {
+    free(db->option_keys[i]);
+    free(db->option_values[i]);
+  }
+  free(db->option_keys);
+  free(db->option_values);
+  free(db->name);
+  free(db->comment);
+  memset(db, 0, sizeof *db);
+}
+
+int paimon_catalog_get_database(paimon_catalog *c, const char *name, paimon_database *out,
+                                paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  cp_options o = CP_OPTIONS_INIT;
+  int rc = PAIMON_OK;
+  if (strcmp(name, SYSTEM_DATABASE) == 0) {
+    /* Java: the system database exists in every catalog, with no options */
+  } else if (c->rest) {
+    rc = cp_rest_get_database(c->rest, name, &o, err);
+  } else {
+    bool exists = false;
+    rc = paimon_catalog_database_exists(c, name, &exists, err);
+    if (!rc && !exists)
+      rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", name);
+  }
+  if (!rc && !(out->name = strdup(name))) rc = CP_ENOMEM(err, "database");
+  const char *comment = cp_options_get(&o, "comment");
+  if (!rc && comment && !(out->comment = strdup(comment))) rc = CP_ENOMEM(err, "database");
+  if (!rc) {
+    /* the options' arrays move into the answer */
+    out->option_keys = o.keys;
+    out->option_values = o.values;
+    out->n_options = o.n;
+    memset(&o, 0, sizeof o);
+  }
+  cp_options_free(&o);
+  if (rc) paimon_database_free(out);
+  return rc;
+}
+
+int paimon_catalog_alter_database(paimon_catalog *c, const char *name,
+                                  const paimon_property_change *changes, size_t n,
+                                  bool ignore_if_not_exists, paimon_error *err) {
+  if (strcmp(name, SYSTEM_DATABASE) == 0)
+    return paimon_error_set(err, PAIMON_EINVAL, "Can't do operation on system database.");
+  CP_RETURN_IF_ERROR(check_name("database", name, strlen(name), err));
+  if (!n) return PAIMON_OK;
+  if (c->rest) return cp_rest_alter_database(c->rest, name, changes, n, ignore_if_not_exists, err);
+  bool exists = false;
+  CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
+  if (!exists)
+    return ignore_if_not_exists
+               ? PAIMON_OK
+               : paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", name);
+  return paimon_error_set(err, PAIMON_EUNSUPPORTED, "Alter database is not supported.");
 }
 
 int paimon_catalog_drop_database(paimon_catalog *c, const char *name, bool ignore_if_not_exists,

@@ -139,8 +139,19 @@ int cp_rest_database_exists(cp_rest *r, const char *db, bool *out, paimon_error 
   return rc;
 }
 
-int cp_rest_create_database(cp_rest *r, const char *db, bool ignore_if_exists, paimon_error *err) {
-  json_t *body = json_pack("{s:s, s:{}}", "name", db, "options");
+static json_t *options_json(const cp_options *o) {
+  json_t *obj = json_object();
+  for (size_t i = 0; obj && o && i < o->n; i++)
+    if (json_object_set_new(obj, o->keys[i], json_string(o->values[i])) != 0) {
+      json_decref(obj);
+      return NULL;
+    }
+  return obj;
+}
+
+int cp_rest_create_database(cp_rest *r, const char *db, bool ignore_if_exists,
+                            const cp_options *options, paimon_error *err) {
+  json_t *body = json_pack("{s:s, s:o?}", "name", db, "options", options_json(options));
   if (!body) return CP_ENOMEM(err, "request");
   cp_rest_result res;
   int rc = cp_rest_call(r, "POST", "databases", true, NULL, 0, body, &res, err);
@@ -150,6 +161,78 @@ int cp_rest_create_database(cp_rest *r, const char *db, bool ignore_if_exists, p
                           : paimon_error_set(err, PAIMON_EEXIST, "Database %s already exists.", db);
   else if (!rc && res.status != 200)
     rc = cp_rest_error(r, &res, "create database", err);
+  cp_rest_result_free(&res);
+  return rc;
+}
+
+int cp_rest_database_from_json(const json_t *body, cp_options *out, paimon_error *err) {
+  if (!json_is_object(body))
+    return paimon_error_set(err, PAIMON_ECORRUPT, "GetDatabaseResponse is not an object");
+  const json_t *opts = json_object_get(body, "options");
+  if (opts && !json_is_null(opts) && !json_is_object(opts))
+    return paimon_error_set(err, PAIMON_ECORRUPT, "GetDatabaseResponse: options is not an object");
+  const char *k;
+  const json_t *v;
+  int rc = PAIMON_OK;
+  json_object_foreach((json_t *)opts, k, v) {
+    if (json_is_string(v)) rc = cp_options_set(out, k, json_string_value(v), err);
+    if (rc) return rc;
+  }
+  /* Java's RESTCatalog.getDatabase: the location, then the audit fields as strings */
+  static const char *const audit[] = {"location",  "owner",     "createdBy",
+                                      "createdAt", "updatedBy", "updatedAt"};
+  for (size_t i = 0; !rc && i < sizeof audit / sizeof *audit; i++) {
+    const json_t *a = json_object_get(body, audit[i]);
+    char num[32];
+    const char *text = json_string_value(a);
+    if (json_is_integer(a)) {
+      snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(a));
+      text = num;
+    }
+    /* Java puts a null location or owner as null, the others as the text "null" */
+    if (text || i >= 2) rc = cp_options_set(out, audit[i], text ? text : "null", err);
+  }
+  return rc;
+}
+
+int cp_rest_get_database(cp_rest *r, const char *db, cp_options *out, paimon_error *err) {
+  cp_rest_result res;
+  CP_RETURN_IF_ERROR(call(r, "GET", db, NULL, NULL, NULL, 0, NULL, &res, err));
+  int rc = PAIMON_OK;
+  if (res.status == 404)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
+  else if (res.status != 200)
+    rc = cp_rest_error(r, &res, "get database", err);
+  else
+    rc = cp_rest_database_from_json(res.body, out, err);
+  cp_rest_result_free(&res);
+  if (rc) cp_options_free(out);
+  return rc;
+}
+
+int cp_rest_alter_database(cp_rest *r, const char *db, const paimon_property_change *changes,
+                           size_t n, bool ignore_if_not_exists, paimon_error *err) {
+  json_t *removals = json_array(), *updates = json_object();
+  int rc = removals && updates ? PAIMON_OK : CP_ENOMEM(err, "request");
+  for (size_t i = 0; !rc && i < n; i++) {
+    int bad = changes[i].value
+                  ? json_object_set_new(updates, changes[i].key, json_string(changes[i].value))
+                  : json_array_append_new(removals, json_string(changes[i].key));
+    if (bad) rc = CP_ENOMEM(err, "request");
+  }
+  json_t *body = NULL;
+  if (!rc && !(body = json_pack("{s:O, s:O}", "removals", removals, "updates", updates)))
+    rc = CP_ENOMEM(err, "request");
+  json_decref(removals);
+  json_decref(updates);
+  cp_rest_result res = {0};
+  if (!rc) rc = call(r, "POST", db, NULL, NULL, NULL, 0, body, &res, err);
+  json_decref(body);
+  if (rc) return rc;
+  if (res.status == 404 && !ignore_if_not_exists)
+    rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
+  else if (res.status != 200 && res.status != 404)
+    rc = cp_rest_error(r, &res, "alter database", err);
   cp_rest_result_free(&res);
   return rc;
 }

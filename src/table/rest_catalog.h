@@ -16,7 +16,12 @@
 
 int cp_rest_list_databases(cp_rest *r, paimon_string_list *out, paimon_error *err);
 int cp_rest_database_exists(cp_rest *r, const char *db, bool *out, paimon_error *err);
-int cp_rest_create_database(cp_rest *r, const char *db, bool ignore_if_exists, paimon_error *err);
+int cp_rest_create_database(cp_rest *r, const char *db, bool ignore_if_exists,
+                            const cp_options *options, paimon_error *err);
+/* The database's options with Java's additions (location, audit fields), into `out`. */
+int cp_rest_get_database(cp_rest *r, const char *db, cp_options *out, paimon_error *err);
+int cp_rest_alter_database(cp_rest *r, const char *db, const paimon_property_change *changes,
+                           size_t n, bool ignore_if_not_exists, paimon_error *err);
 int cp_rest_drop_database(cp_rest *r, const char *db, bool ignore_if_not_exists, bool cascade,
                           paimon_error *err);
 int cp_rest_list_tables(cp_rest *r, const char *db, paimon_string_list *out, paimon_error *err);
@@ -70,6 +75,8 @@ int cp_rest_table_from_json(const json_t *body, cp_rest_table *out, paimon_error
 int cp_rest_snapshot_from_json(const json_t *body, cp_snapshot **out, paimon_error *err);
 int cp_rest_token_from_json(const json_t *body, cp_options *token, int64_t *expires_at_millis,
                             paimon_error *err);
+/* GetDatabaseResponse into options (see cp_rest_get_database). */
+int cp_rest_database_from_json(const json_t *body, cp_options *out, paimon_error *err);
 /* One element of ListPartitionsResponse.partitions (*out freed by the caller even on error:
  * paimon_partition_list_free of a list holding it). */
 int cp_rest_partition_from_json(const json_t *item, paimon_partition *out, paimon_error *err);

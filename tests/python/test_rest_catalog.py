@@ -158,6 +158,59 @@ def test_catalog_operations(rest_server):
     assert "ops_a" not in cat.list_databases()
 
 
+def test_database_properties(rest_server, rest_db, tmp_path):
+    """Databases keep their properties on the server: create with properties, get (with Java's
+    location and audit fields, exactly as pypaimon shows them), alter (set and remove in one
+    request; pypaimon's PropertyChange objects work). A file-system catalog keeps none and
+    refuses location and alter, with Java's messages."""
+    from pypaimon.catalog.rest.property_change import PropertyChange as PyChange
+    from cpaimon.catalog import PropertyChange
+    cat = cpaimon.CatalogFactory.create(rest_server.options())
+    py = pypaimon.CatalogFactory.create(rest_server.options())
+    cat.create_database(rest_db, False, {"k1": "v1", "k2": "v2", "comment": "c"})
+    db = cat.get_database(rest_db)
+    assert db.name == rest_db and db.comment == "c"
+    assert {k: db.options[k] for k in ("k1", "k2")} == {"k1": "v1", "k2": "v2"}
+    assert {"location", "owner", "createdAt", "createdBy", "updatedAt", "updatedBy"} <= set(
+        db.options)
+    assert db.options == py.get_database(rest_db).options
+    cat.alter_database(rest_db, [PropertyChange.set_property("k1", "new"),
+                                 PropertyChange.remove_property("k2"),
+                                 PyChange.set_property("k3", "v3")])
+    opts = py.get_database(rest_db).options
+    assert opts["k1"] == "new" and "k2" not in opts and opts["k3"] == "v3"
+    assert cat.get_database(rest_db).options == opts
+    with pytest.raises(FileNotFoundError, match="Database nope_db does not exist"):
+        cat.get_database("nope_db")
+    with pytest.raises(FileNotFoundError, match="Database nope_db does not exist"):
+        cat.alter_database("nope_db", [PropertyChange.set_property("a", "b")])
+    cat.alter_database("nope_db", [PropertyChange.set_property("a", "b")],
+                       ignore_if_not_exists=True)
+
+    fs = cpaimon.CatalogFactory.create({"warehouse": str(tmp_path / "wh")})
+    with pytest.raises(ValueError, match="Cannot specify location for a database when using "
+                                         "fileSystem catalog."):
+        fs.create_database("d", False, {"location": "/elsewhere"})
+    assert fs.list_databases() == []
+    fs.create_database("d", False, {"k": "v"})  # discarded, as Java does
+    assert fs.get_database("d").options == {}
+    with pytest.raises(NotImplementedError, match="Alter database is not supported."):
+        fs.alter_database("d", [PropertyChange.set_property("k", "v")])
+
+
+def test_database_properties_in_sql(rest_server, rest_db, run_cli):
+    r = run_cli("sql", "--warehouse", rest_server.warehouse, *rest_server.java_catalog_args(),
+                "-e", f"""CREATE DATABASE {rest_db} COMMENT 'c' WITH DBPROPERTIES ('a' = '1');
+                ALTER DATABASE {rest_db} SET DBPROPERTIES ('b' = '2', 'a' = '3');
+                CREATE TABLE {rest_db}.t (x INT);
+                ALTER TABLE {rest_db}.t RENAME TO u;
+                SHOW TABLES IN {rest_db}""")
+    assert r.returncode == 0, r.stderr
+    opts = pypaimon.CatalogFactory.create(rest_server.options()).get_database(rest_db).options
+    assert (opts["comment"], opts["a"], opts["b"]) == ("c", "3", "2")
+    assert pypaimon.CatalogFactory.create(rest_server.options()).list_tables(rest_db) == ["u"]
+
+
 def test_rename_table(rest_server, rest_db):
     """POST tables/rename, with Paimon's messages for what the server refuses. Expected
     difference, the reference server's: RESTCatalogServer.renameTableHandle (1.4.2) moves the

@@ -16,3 +16,10 @@ DROP DATABASE sales;
 SHOW DATABASES;
 USE default;
 SHOW TABLES;
+-- Database properties: a file-system catalog keeps none (Java discards them) and refuses a
+-- LOCATION and ALTER DATABASE, with Java's messages.
+CREATE DATABASE props COMMENT 'kept by REST catalogs' WITH DBPROPERTIES ('owner' = 'me');
+CREATE DATABASE placed LOCATION '/elsewhere';
+ALTER DATABASE props SET DBPROPERTIES ('k' = 'v');
+ALTER DATABASE nope SET DBPROPERTIES ('k' = 'v');
+SHOW DATABASES;

@@ -1,8 +1,8 @@
 /*
  * libFuzzer harness for what a REST catalog server answers (table/rest.c, rest_catalog.c): the
  * configuration merged into the options, error bodies, GetTableResponse, the latest snapshot,
- * data tokens and partitions. The bytes come over the network from a server we do not control, so
- * any of them must be refused with an error or read without a crash.
+ * data tokens, partitions and databases. The bytes come over the network from a server we do not
+ * control, so any of them must be refused with an error or read without a crash.
  *
  * Input layout: byte 0 picks the answer (low 3 bits); the rest is the JSON body.
  */
@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   paimon_error err;
   json_t *j = NULL;
   if (cp_json_parse(data + 1, size - 1, "answer", &j, &err) != 0) return 0;
-  switch (mode % 6) {
+  switch (mode % 7) {
   case 0: {
     cp_options client = CP_OPTIONS_INIT, out = CP_OPTIONS_INIT;
     cp_options_set(&client, "uri", "http://127.0.0.1:1", NULL);
@@ -69,6 +69,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         abort();
     }
     paimon_partition_list_free(&l);
+    break;
+  }
+  case 5: {
+    cp_options o = CP_OPTIONS_INIT;
+    cp_rest_database_from_json(j, &o, &err);
+    cp_options_free(&o);
     break;
   }
   default: {

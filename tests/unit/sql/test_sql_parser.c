@@ -160,7 +160,7 @@ static void test_ddl(void) {
               "ae TINYINT, af SMALLINT, ag BIGINT, ah FLOAT) COMMENT 'tbl' "
               "TBLPROPERTIES ('a.b.c' = '1', 'x' = 'y')");
   check_canon("CREATE DATABASE IF NOT EXISTS d", "CREATE DATABASE IF NOT EXISTS d");
-  check_canon("create schema d comment 'x'", "CREATE DATABASE d");
+  check_canon("create schema d comment 'x'", "CREATE DATABASE d COMMENT 'x'");
   check_canon("DROP DATABASE IF EXISTS d CASCADE", "DROP DATABASE IF EXISTS d CASCADE");
   check_canon("drop table if exists db.t purge", "DROP TABLE IF EXISTS db.t");
   check_canon("USE d", "USE d");
@@ -174,6 +174,14 @@ static void test_ddl(void) {
               "ALTER TABLE t ADD COLUMNS (a INT, b STRING)");
   check_canon("ALTER TABLE t RENAME COLUMN a TO b", "ALTER TABLE t RENAME COLUMN a TO b");
   check_canon("alter table db.t rename to u", "ALTER TABLE db.t RENAME TO u");
+  check_canon("create database d comment 'c' location '/x' with dbproperties (a = 'b')",
+              "CREATE DATABASE d COMMENT 'c' WITH DBPROPERTIES ('a' = 'b', 'location' = '/x')");
+  check_canon("CREATE SCHEMA IF NOT EXISTS d WITH PROPERTIES ('k' = 'v') COMMENT 'x'",
+              "CREATE DATABASE IF NOT EXISTS d COMMENT 'x' WITH DBPROPERTIES ('k' = 'v')");
+  check_canon("alter database d set dbproperties ('k' = 'v')",
+              "ALTER DATABASE d SET DBPROPERTIES ('k' = 'v')");
+  check_canon("ALTER NAMESPACE d SET PROPERTIES ('k' = 'v', 'j' = 'w')",
+              "ALTER DATABASE d SET DBPROPERTIES ('k' = 'v', 'j' = 'w')");
   check_canon("ALTER TABLE t RENAME TO db2.u", "ALTER TABLE t RENAME TO db2.u");
   check_canon("ALTER TABLE t DROP COLUMN a", "ALTER TABLE t DROP COLUMNS (a)");
   check_canon("ALTER TABLE t DROP COLUMNS a, b", "ALTER TABLE t DROP COLUMNS (a, b)");

@@ -101,6 +101,35 @@ static void test_create_get_drop_table(void) {
   paimon_catalog_free(c);
 }
 
+/* A file system keeps no database options, refuses a location and ALTER DATABASE (Java's). */
+static void test_database_options(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  const char *k[] = {"location"}, *v[] = {"/elsewhere"};
+  CHECK_ERR(paimon_catalog_create_database_options(c, "dbo", false, k, v, 1, &err), PAIMON_EINVAL);
+  CHECK_STR(err.message, "Cannot specify location for a database when using fileSystem catalog.");
+  bool exists = true;
+  CHECK_OK(paimon_catalog_database_exists(c, "dbo", &exists, &err), &err);
+  CHECK(!exists);
+  const char *k2[] = {"owner"}, *v2[] = {"me"};
+  CHECK_OK(paimon_catalog_create_database_options(c, "dbo", false, k2, v2, 1, &err), &err);
+  paimon_database db;
+  CHECK_OK(paimon_catalog_get_database(c, "dbo", &db, &err), &err);
+  CHECK_STR(db.name, "dbo");
+  CHECK(db.n_options == 0 && db.comment == NULL);
+  paimon_database_free(&db);
+  CHECK_ERR(paimon_catalog_get_database(c, "nodb", &db, &err), PAIMON_ENOTFOUND);
+  CHECK_STR(err.message, "Database nodb does not exist.");
+  paimon_property_change ch = {"k", "v"};
+  CHECK_ERR(paimon_catalog_alter_database(c, "dbo", &ch, 1, false, &err), PAIMON_EUNSUPPORTED);
+  CHECK_STR(err.message, "Alter database is not supported.");
+  CHECK_OK(paimon_catalog_alter_database(c, "dbo", &ch, 0, false, &err), &err);
+  CHECK_ERR(paimon_catalog_alter_database(c, "nodb", &ch, 1, false, &err), PAIMON_ENOTFOUND);
+  CHECK_OK(paimon_catalog_alter_database(c, "nodb", &ch, 1, true, &err), &err);
+  paimon_catalog_free(c);
+}
+
 /* Renaming moves the table's directory: the same schema and options under the new name, within a
  * database or into another; Java's messages for what is refused; the source stays on refusal. */
 static void test_rename_table(void) {
@@ -312,6 +341,7 @@ int main(void) {
   RUN(test_databases);
   RUN(test_create_get_drop_table);
   RUN(test_rename_table);
+  RUN(test_database_options);
   RUN(test_create_validation);
   RUN(test_alter_table);
   TEST_MAIN_END();

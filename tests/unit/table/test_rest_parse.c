@@ -141,11 +141,39 @@ static void test_partition(void) {
   json_decref(j);
 }
 
+/* GetDatabaseResponse: the options, then Java's location and audit fields. */
+static void test_database(void) {
+  paimon_error err;
+  cp_options o = CP_OPTIONS_INIT;
+  json_t *j = parse("{\"id\": \"x\", \"name\": \"d\", \"location\": \"/tmp\", \"options\":"
+                    " {\"k\": \"v\", \"n\": 1}, \"owner\": \"o\", \"createdAt\": 12,"
+                    " \"createdBy\": \"c\", \"updatedAt\": 13}");
+  CHECK_OK(cp_rest_database_from_json(j, &o, &err), &err);
+  CHECK_STR(cp_options_get(&o, "k"), "v");
+  CHECK(cp_options_get(&o, "n") == NULL);
+  CHECK_STR(cp_options_get(&o, "location"), "/tmp");
+  CHECK_STR(cp_options_get(&o, "owner"), "o");
+  CHECK_STR(cp_options_get(&o, "createdAt"), "12");
+  CHECK_STR(cp_options_get(&o, "updatedBy"), "null"); /* Java's String.valueOf(null) */
+  cp_options_free(&o);
+  json_decref(j);
+  j = parse("{\"name\": \"d\"}");
+  CHECK_OK(cp_rest_database_from_json(j, &o, &err), &err);
+  CHECK(cp_options_get(&o, "location") == NULL && cp_options_get(&o, "owner") == NULL);
+  cp_options_free(&o);
+  json_decref(j);
+  j = parse("{\"options\": [1]}");
+  CHECK_ERR(cp_rest_database_from_json(j, &o, &err), PAIMON_ECORRUPT);
+  cp_options_free(&o);
+  json_decref(j);
+}
+
 int main(void) {
   RUN(test_config_merge);
   RUN(test_error_body);
   RUN(test_table_response);
   RUN(test_snapshot_and_token);
   RUN(test_partition);
+  RUN(test_database);
   TEST_MAIN_END();
 }
