@@ -86,6 +86,28 @@ int paimon_commit_set_overwrite(paimon_commit *commit, paimon_overwrite_mode mod
 int paimon_commit_abort(paimon_commit *commit, const paimon_commit_messages *msgs,
                         paimon_error *err);
 
+/* ---- streaming commits (Java's StreamTableCommit, pypaimon's new_stream_write_builder) ---- */
+
+/* Sets the commit user, the identity a stream's snapshots carry (Java's withCommitUser): a
+ * worker restarted with the same user and identifiers never commits a round twice. */
+int paimon_commit_set_user(paimon_commit *commit, const char *user, paimon_error *err);
+const char *paimon_commit_user(const paimon_commit *commit);
+
+/* Commits the messages as round `identifier` (0 <= identifier < INT64_MAX, increasing) of this
+ * commit user, like paimon_commit_commit otherwise. If a snapshot of the user already carries an
+ * identifier >= `identifier`, the round was committed before (a retried worker, a replayed
+ * checkpoint): nothing is committed and *committed is false, as Java's filterAndCommit. The
+ * user's last snapshot is found by reading snapshots newest first, once per committer; later
+ * calls read only the snapshots added since. *committed is also false when the messages hold
+ * no change (no snapshot). */
+int paimon_commit_commit_identified(paimon_commit *commit, const paimon_commit_messages *msgs,
+                                    int64_t identifier, bool *committed, paimon_error *err);
+
+/* The identifier of the newest snapshot of this committer's user (*found false when it has
+ * none): where a restarted stream resumes. */
+int paimon_commit_latest_identifier(paimon_commit *commit, int64_t *out, bool *found,
+                                    paimon_error *err);
+
 /* The id of the snapshot the last successful paimon_commit_commit created (0 if none). */
 int64_t paimon_commit_last_snapshot_id(const paimon_commit *commit);
 

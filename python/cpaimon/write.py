@@ -1,6 +1,8 @@
-"""Batch writes and commits, as in pypaimon: ``table.new_batch_write_builder()`` →
+"""Writes and commits, as in pypaimon: ``table.new_batch_write_builder()`` (one commit) or
+``table.new_stream_write_builder()`` (rounds tagged with increasing commit identifiers) →
 ``new_write()`` / ``new_commit()``."""
-from typing import List, Optional
+import uuid
+from typing import Dict, List, Optional
 
 import pyarrow as pa
 
@@ -32,6 +34,7 @@ class BatchWriteBuilder:
     def __init__(self, table):
         self.table = table
         self._overwrite = None
+        self.commit_user = str(uuid.uuid4())
 
     def overwrite(self, static_partition: Optional[dict] = None) -> "BatchWriteBuilder":
         """Makes the commit replace data instead of adding to it, as pypaimon's builder: the
@@ -45,7 +48,7 @@ class BatchWriteBuilder:
         return BatchTableWrite(self.table)
 
     def new_commit(self) -> "BatchTableCommit":
-        commit = BatchTableCommit(self.table)
+        commit = BatchTableCommit(self.table, self.commit_user)
         if self._overwrite is not None:
             _cpaimon.commit_set_overwrite(commit._handle, self._overwrite, 0)
         return commit
@@ -96,11 +99,48 @@ class BatchTableWrite:
         self._handle = None  # frees the writer; unprepared files are deleted
 
 
-class BatchTableCommit:
+class StreamWriteBuilder:
+    """pypaimon's stream write builder: a writer whose ``prepare_commit(commit_identifier)`` may
+    be called round after round, and a reusable committer whose ``commit(messages,
+    commit_identifier)`` publishes each round once. Every snapshot carries the builder's
+    ``commit_user`` and the round's identifier; a round this user already committed (a retried
+    worker) is skipped, as Java's filterAndCommit does, so nothing is written twice."""
+
     def __init__(self, table):
         self.table = table
+        self.commit_user = str(uuid.uuid4())
+
+    def with_commit_user(self, commit_user: str) -> "StreamWriteBuilder":
+        """Resume a stream's identity (Java's withCommitUser)."""
+        self.commit_user = str(commit_user)
+        return self
+
+    _with_commit_user = with_commit_user  # pypaimon's spelling
+
+    def new_write(self) -> "StreamTableWrite":
+        return StreamTableWrite(self.table)
+
+    def new_commit(self) -> "StreamTableCommit":
+        return StreamTableCommit(self.table, self.commit_user)
+
+
+class StreamTableWrite(BatchTableWrite):
+    def prepare_commit(self, commit_identifier: int = None) -> List[CommitMessage]:
+        """What was written since the last call; the identifier is the commit's to check."""
+        return super().prepare_commit()
+
+
+class BatchTableCommit:
+    def __init__(self, table, commit_user: Optional[str] = None):
+        self.table = table
         self._handle = _cpaimon.commit_new(table._handle)
+        if commit_user is not None:
+            _cpaimon.commit_user(self._handle, commit_user)
         self.last_snapshot_id = 0
+
+    @property
+    def commit_user(self) -> str:
+        return _cpaimon.commit_user(self._handle)
 
     def commit(self, commit_messages: List[CommitMessage]):
         merged = _cpaimon.messages_merge([m._handle for m in commit_messages])
@@ -112,3 +152,25 @@ class BatchTableCommit:
 
     def close(self):
         pass
+
+
+class StreamTableCommit(BatchTableCommit):
+    """Reusable: one ``commit`` per round, each with a larger ``commit_identifier``."""
+
+    def commit(self, commit_messages: List[CommitMessage], commit_identifier: int,
+               snapshot_properties: Optional[Dict[str, str]] = None) -> bool:
+        """Publishes the round; False when nothing was committed (the round was committed before
+        by this commit user, or the messages hold no change)."""
+        if snapshot_properties:
+            raise NotImplementedError("snapshot_properties are not supported by cpaimon")
+        if isinstance(commit_identifier, bool) or not isinstance(commit_identifier, int):
+            raise TypeError("commit_identifier must be an int")
+        merged = _cpaimon.messages_merge([m._handle for m in commit_messages])
+        committed, self.last_snapshot_id = _cpaimon.commit_identified(
+            self._handle, merged, commit_identifier)
+        return committed
+
+    def latest_committed_identifier(self) -> Optional[int]:
+        """The newest round this commit user committed (None: none yet), where a restarted
+        stream resumes."""
+        return _cpaimon.commit_latest_identifier(self._handle)

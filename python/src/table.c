@@ -212,11 +212,12 @@ static PyObject *py_create_database(PyObject *self, PyObject *args) {
   PyObject *result = NULL;
   if (dict_pairs(props, "database properties", &keys, &values, &n)) {
     paimon_error err;
-    int rc = paimon_catalog_create_database_options(c, name, ignore, keys, values, n, &err);
-    if (rc == 0)
-      result = Py_NewRef(Py_None);
-    else
-      cp_py_raise(rc, &err);
+    int rc;
+    /* without the GIL: a store may be served by a thread of this process (the tests' proxy) */
+    Py_BEGIN_ALLOW_THREADS rc =
+        paimon_catalog_create_database_options(c, name, ignore, keys, values, n, &err);
+    Py_END_ALLOW_THREADS if (rc == 0) result = Py_NewRef(Py_None);
+    else cp_py_raise(rc, &err);
   }
   PyMem_Free(keys);
   PyMem_Free(values);
@@ -263,11 +264,10 @@ static PyObject *py_alter_database(PyObject *self, PyObject *args) {
   PyObject *result = NULL;
   if (ok) {
     paimon_error err;
-    int rc = paimon_catalog_alter_database(c, name, ch, (size_t)n, ignore, &err);
-    if (rc == 0)
-      result = Py_NewRef(Py_None);
-    else
-      cp_py_raise(rc, &err);
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_alter_database(c, name, ch, (size_t)n, ignore, &err);
+    Py_END_ALLOW_THREADS if (rc == 0) result = Py_NewRef(Py_None);
+    else cp_py_raise(rc, &err);
   }
   PyMem_Free(ch);
   Py_DECREF(fast);
@@ -732,6 +732,47 @@ static PyObject *py_commit_commit(PyObject *self, PyObject *args) {
   return PyLong_FromLongLong(paimon_commit_last_snapshot_id(c));
 }
 
+/* (committed, last snapshot id) */
+static PyObject *py_commit_identified(PyObject *self, PyObject *args) {
+  PyObject *cap, *mcap;
+  long long identifier;
+  if (!PyArg_ParseTuple(args, "OOL", &cap, &mcap, &identifier)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  paimon_commit_messages *m = c ? unwrap(mcap, &K_MSGS) : NULL;
+  if (!m) return NULL;
+  paimon_error err;
+  bool committed = false;
+  CALL(paimon_commit_commit_identified(c, m, identifier, &committed, &err));
+  return Py_BuildValue("(OL)", committed ? Py_True : Py_False,
+                       (long long)paimon_commit_last_snapshot_id(c));
+}
+
+/* user or None: get (and set when given) the commit user */
+static PyObject *py_commit_user(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *user = NULL;
+  if (!PyArg_ParseTuple(args, "O|z", &cap, &user)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  if (!c) return NULL;
+  paimon_error err;
+  if (user) CALL(paimon_commit_set_user(c, user, &err));
+  return PyUnicode_FromString(paimon_commit_user(c));
+}
+
+/* the newest identifier of the commit user, or None */
+static PyObject *py_commit_latest_identifier(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  if (!c) return NULL;
+  paimon_error err;
+  int64_t id = 0;
+  bool found = false;
+  CALL(paimon_commit_latest_identifier(c, &id, &found, &err));
+  if (!found) Py_RETURN_NONE;
+  return PyLong_FromLongLong((long long)id);
+}
+
 static PyObject *py_commit_set_overwrite(PyObject *self, PyObject *args) {
   PyObject *cap, *spec;
   int mode = 0;
@@ -1042,6 +1083,9 @@ PyMethodDef cp_py_table_methods[] = {
     {"commit_new", py_commit_new, METH_VARARGS, NULL},
     {"commit_commit", py_commit_commit, METH_VARARGS, NULL},
     {"commit_abort", py_commit_abort, METH_VARARGS, NULL},
+    {"commit_identified", py_commit_identified, METH_VARARGS, NULL},
+    {"commit_user", py_commit_user, METH_VARARGS, NULL},
+    {"commit_latest_identifier", py_commit_latest_identifier, METH_VARARGS, NULL},
     {"commit_set_overwrite", py_commit_set_overwrite, METH_VARARGS, NULL},
     {"read_builder_new", py_rb_new, METH_VARARGS, NULL},
     {"read_builder_configure", (PyCFunction)(void (*)(void))py_rb_configure,

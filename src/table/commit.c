@@ -45,23 +45,46 @@ typedef struct overwrite_spec {
 
 struct paimon_commit {
   paimon_table *table;
-  char commit_user[37];
+  char *commit_user;
+  int64_t identifier; /* of the commit being made: CP_BATCH_COMMIT_IDENTIFIER for batch ones */
   int64_t last_snapshot_id;
   overwrite_spec overwrite;
+  /* What the last scan for this user's newest snapshot found (streaming commits): snapshots up
+   * to scanned_to were looked at; user_identifier is the newest identifier among them. */
+  int64_t scanned_to;
+  bool has_user_identifier;
+  int64_t user_identifier;
 };
 
 int paimon_commit_new(paimon_commit **out, paimon_table *table, paimon_error *err) {
   paimon_commit *c = calloc(1, sizeof *c);
-  if (!c) return CP_ENOMEM(err, "commit");
-  c->table = table;
-  int rc = cp_uuid_v4(c->commit_user, err);
+  char uuid[37];
+  int rc = c ? cp_uuid_v4(uuid, err) : CP_ENOMEM(err, "commit");
+  if (!rc && !(c->commit_user = strdup(uuid))) rc = CP_ENOMEM(err, "commit");
   if (rc) {
     free(c);
     return rc;
   }
+  c->table = table;
+  c->identifier = CP_BATCH_COMMIT_IDENTIFIER;
   *out = c;
   return PAIMON_OK;
 }
+
+int paimon_commit_set_user(paimon_commit *c, const char *user, paimon_error *err) {
+  if (!user || !*user)
+    return paimon_error_set(err, PAIMON_EINVAL, "commit user of table %s must not be empty",
+                            c->table->full_name);
+  char *copy = strdup(user);
+  if (!copy) return CP_ENOMEM(err, "commit");
+  free(c->commit_user);
+  c->commit_user = copy;
+  c->scanned_to = 0;
+  c->has_user_identifier = false;
+  return PAIMON_OK;
+}
+
+const char *paimon_commit_user(const paimon_commit *c) { return c->commit_user; }
 
 static void clear_overwrite(overwrite_spec *o) {
   free(o->key);
@@ -73,6 +96,7 @@ static void clear_overwrite(overwrite_spec *o) {
 void paimon_commit_free(paimon_commit *c) {
   if (!c) return;
   clear_overwrite(&c->overwrite);
+  free(c->commit_user);
   free(c);
 }
 
@@ -712,6 +736,7 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   s->index_manifest = cp_snapshot_strdup(s, index_manifest);
   s->commit_user = cp_snapshot_strdup(s, a->c->commit_user);
   s->commit_kind = overwrite ? CP_COMMIT_OVERWRITE : CP_COMMIT_APPEND;
+  s->commit_identifier = a->c->identifier;
   s->time_millis = cp_now_millis();
   s->total_record_count = (latest ? latest->total_record_count : 0) + delta_rows;
   s->delta_record_count = delta_rows;
@@ -942,6 +967,68 @@ done:
   cp_entry_vec_free(&d.files);
   cp_index_entry_vec_free(&d.index_adds);
   cp_index_entry_vec_free(&d.index_deletes);
+  return rc;
+}
+
+/* Looks at the snapshots this committer has not looked at yet, newest first, down to the newest
+ * one of its commit user (Java's SnapshotManager.latestSnapshotOfUser): after it, c's
+ * has_user_identifier / user_identifier are that snapshot's. Expired snapshots end the search. */
+static int scan_user_snapshots(paimon_commit *c, paimon_error *err) {
+  int64_t latest_id = 0;
+  bool exists = false;
+  CP_RETURN_IF_ERROR(cp_table_latest_snapshot_id(c->table, &latest_id, &exists, err));
+  if (!exists) return PAIMON_OK;
+  int64_t stop = c->scanned_to;
+  bool found = false;
+  for (int64_t id = latest_id; id > stop && !found; id--) {
+    cp_snapshot *s = NULL;
+    int rc = cp_snapshot_load(c->table->fs, c->table->path, id, &s, err);
+    if (rc == PAIMON_ENOTFOUND) {
+      paimon_error_clear(err);
+      break; /* expired: nothing older is left */
+    }
+    if (rc)
+      return paimon_error_prefix(err, "table %s: looking for the last commit of user %s",
+                                 c->table->full_name, c->commit_user);
+    if (s->commit_user && strcmp(s->commit_user, c->commit_user) == 0) {
+      found = true;
+      if (!c->has_user_identifier || s->commit_identifier > c->user_identifier)
+        c->user_identifier = s->commit_identifier;
+      c->has_user_identifier = true;
+    }
+    cp_snapshot_free(s);
+  }
+  if (latest_id > c->scanned_to) c->scanned_to = latest_id;
+  return PAIMON_OK;
+}
+
+int paimon_commit_latest_identifier(paimon_commit *c, int64_t *out, bool *found,
+                                    paimon_error *err) {
+  CP_RETURN_IF_ERROR(scan_user_snapshots(c, err));
+  *found = c->has_user_identifier;
+  *out = c->has_user_identifier ? c->user_identifier : 0;
+  return PAIMON_OK;
+}
+
+int paimon_commit_commit_identified(paimon_commit *c, const paimon_commit_messages *msgs,
+                                    int64_t identifier, bool *committed, paimon_error *err) {
+  *committed = false;
+  if (identifier < 0 || identifier == CP_BATCH_COMMIT_IDENTIFIER)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "commit identifier %" PRId64 " of table %s: must be in [0, %" PRId64
+                            ")",
+                            identifier, c->table->full_name, CP_BATCH_COMMIT_IDENTIFIER);
+  CP_RETURN_IF_ERROR(scan_user_snapshots(c, err));
+  if (c->has_user_identifier && c->user_identifier >= identifier) return PAIMON_OK;
+  c->identifier = identifier;
+  int64_t before = c->last_snapshot_id;
+  int rc = paimon_commit_commit(c, msgs, err);
+  c->identifier = CP_BATCH_COMMIT_IDENTIFIER;
+  if (!rc && c->last_snapshot_id != before) {
+    *committed = true;
+    c->has_user_identifier = true;
+    c->user_identifier = identifier;
+  }
   return rc;
 }
 

@@ -93,6 +93,10 @@ class FileStoreTable:
         from cpaimon.write import BatchWriteBuilder
         return BatchWriteBuilder(self)
 
+    def new_stream_write_builder(self):
+        from cpaimon.write import StreamWriteBuilder
+        return StreamWriteBuilder(self)
+
     def new_read_builder(self):
         from cpaimon.read import ReadBuilder
         return ReadBuilder(self)

@@ -438,6 +438,100 @@ static void test_overwrite(void) {
   paimon_table_free(t);
 }
 
+/* The messages of one fresh write of n rows. */
+static paimon_commit_messages *round_messages(paimon_table *t, int n, int first_id) {
+  paimon_error err;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  make_batch(n, first_id, false, false, &schema, &array);
+  paimon_write *w = NULL;
+  paimon_commit_messages *msgs = NULL;
+  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
+  CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
+  CHECK_OK(paimon_write_prepare_commit(w, &msgs, &err), &err);
+  paimon_write_free(w);
+  schema.release(&schema);
+  array.release(&array);
+  return msgs;
+}
+
+/* Streaming commits: snapshots carry the user and the round's identifier; a round the user
+ * committed before is not committed again, by the same committer or by a new one with that user;
+ * another user's rounds are independent. */
+static void test_stream_commit_identifiers(void) {
+  paimon_error err;
+  paimon_table *t = make_table("stream", "ROW<id INT NOT NULL, name STRING, dt STRING>", NULL,
+                               NULL, 0);
+  paimon_commit *c = NULL;
+  CHECK_OK(paimon_commit_new(&c, t, &err), &err);
+  CHECK_OK(paimon_commit_set_user(c, "worker-1", &err), &err);
+  CHECK_STR(paimon_commit_user(c), "worker-1");
+  CHECK_ERR(paimon_commit_set_user(c, "", &err), PAIMON_EINVAL);
+  int64_t last = -1;
+  bool found = true, committed = false;
+  CHECK_OK(paimon_commit_latest_identifier(c, &last, &found, &err), &err);
+  CHECK(!found);
+  for (int64_t round = 1; round <= 3; round++) {
+    paimon_commit_messages *m = round_messages(t, 2, (int)round * 10);
+    CHECK_OK(paimon_commit_commit_identified(c, m, round, &committed, &err), &err);
+    CHECK(committed);
+    CHECK_INT(paimon_commit_last_snapshot_id(c), round);
+    paimon_commit_messages_free(m);
+  }
+  cp_snapshot *s = NULL;
+  CHECK_OK(cp_snapshot_load(t->fs, t->path, 2, &s, &err), &err);
+  if (s) {
+    CHECK_STR(s->commit_user, "worker-1");
+    CHECK_INT(s->commit_identifier, 2);
+  }
+  cp_snapshot_free(s);
+  /* a replayed round, through the same committer and through a restarted one */
+  paimon_commit_messages *again = round_messages(t, 2, 99);
+  CHECK_OK(paimon_commit_commit_identified(c, again, 2, &committed, &err), &err);
+  CHECK(!committed);
+  paimon_commit *c2 = NULL;
+  CHECK_OK(paimon_commit_new(&c2, t, &err), &err);
+  CHECK_OK(paimon_commit_set_user(c2, "worker-1", &err), &err);
+  CHECK_OK(paimon_commit_latest_identifier(c2, &last, &found, &err), &err);
+  CHECK(found && last == 3);
+  CHECK_OK(paimon_commit_commit_identified(c2, again, 3, &committed, &err), &err);
+  CHECK(!committed);
+  CHECK_OK(paimon_commit_abort(c2, again, &err), &err);
+  paimon_commit_messages_free(again);
+  /* another user's round 1 is its own; the first user's next round is seen by c2 */
+  paimon_commit *other = NULL;
+  CHECK_OK(paimon_commit_new(&other, t, &err), &err);
+  paimon_commit_messages *m = round_messages(t, 1, 200);
+  CHECK_OK(paimon_commit_commit_identified(other, m, 1, &committed, &err), &err);
+  CHECK(committed);
+  paimon_commit_messages_free(m);
+  m = round_messages(t, 1, 300);
+  CHECK_OK(paimon_commit_commit_identified(c, m, 4, &committed, &err), &err);
+  CHECK(committed);
+  CHECK_OK(paimon_commit_commit_identified(c2, m, 4, &committed, &err), &err);
+  CHECK(!committed);
+  paimon_commit_messages_free(m);
+  int64_t latest = 0;
+  CHECK_OK(paimon_table_latest_snapshot_id(t, &latest, &err), &err);
+  CHECK_INT(latest, 5);
+  /* a batch commit keeps the batch identifier */
+  m = round_messages(t, 1, 400);
+  CHECK_OK(paimon_commit_commit(c, m, &err), &err);
+  paimon_commit_messages_free(m);
+  CHECK_OK(cp_snapshot_load(t->fs, t->path, 6, &s, &err), &err);
+  if (s) CHECK(s->commit_identifier == INT64_MAX);
+  cp_snapshot_free(s);
+  m = round_messages(t, 1, 500);
+  CHECK_ERR(paimon_commit_commit_identified(c, m, -1, &committed, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_commit_commit_identified(c, m, INT64_MAX, &committed, &err), PAIMON_EINVAL);
+  CHECK_OK(paimon_commit_abort(c, m, &err), &err);
+  paimon_commit_messages_free(m);
+  paimon_commit_free(other);
+  paimon_commit_free(c2);
+  paimon_commit_free(c);
+  paimon_table_free(t);
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR");
   snprintf(warehouse, sizeof warehouse, "%s/wc-XXXXXX", tmp ? tmp : "/tmp");
@@ -453,6 +547,7 @@ int main(void) {
   RUN(test_serialize_and_abort);
   RUN(test_lost_race_retries);
   RUN(test_overwrite);
+  RUN(test_stream_commit_identifiers);
   paimon_catalog_free(cat);
   TEST_MAIN_END();
 }
