@@ -262,14 +262,16 @@ def on_s3(moto, bucket, path="wh", token_user="writer", token_life_ms=None):
     (s3_support.MotoServer) at s3://BUCKET/PATH: the server writes schema files and snapshots
     there as the IAM user "admin"; clients get the keys of ``token_user`` as the data token of
     every table (the names pypaimon and cpaimon read, and those of Java's S3FileIO) and are told
-    to use it (``data-token.enabled``). Clients need no storage option of their own."""
+    to use it (``data-token.enabled``). Clients need no storage option of their own. The bearer
+    token is the bucket's own: pypaimon caches data tokens per process by bearer token and table
+    name, so servers sharing a token would be handed each other's storage credentials."""
     import s3_support
     ak, sk = moto.keys["admin"]
     tak, tsk = moto.keys[token_user]
     java = {"s3.endpoint": moto.endpoint, "s3.path.style.access": "true"}
     token = dict(s3_support.catalog_options(moto.endpoint, (tak, tsk)), **java)
     token.update({"s3.access-key": tak, "s3.secret-key": tsk})
-    return {"data_path": f"s3://{bucket}/{path}",
+    return {"data_path": f"s3://{bucket}/{path}", "token": f"cpaimon-rest-token-{bucket}",
             "store": dict(java, **{"s3.access-key": ak, "s3.secret-key": sk}),
             "data_token": token, "data_token_life_ms": token_life_ms,
             "defaults": {"data-token.enabled": "true"}}
