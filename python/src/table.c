@@ -11,6 +11,7 @@
 #include "cpaimon/commit.h"
 #include "cpaimon/predicate.h"
 #include "cpaimon/read.h"
+#include "cpaimon/types.h"
 #include "cpaimon/write.h"
 #include "module.h"
 
@@ -1015,46 +1016,77 @@ static PyObject *py_plan_read(PyObject *self, PyObject *args) {
   return cp_py_export_stream(&stream);
 }
 
-/* arrow_schema_to_fields(schema_like) -> [(id, name, type_sql, description)] */
-static PyObject *py_arrow_schema_to_fields(PyObject *self, PyObject *args) {
+/* ---- types as text (include/cpaimon/types.h) ---- */
+
+/* fn(text) -> str, for the text-to-text conversions */
+static PyObject *type_text(PyObject *args, int (*fn)(const char *, char **, paimon_error *)) {
+  const char *in;
+  if (!PyArg_ParseTuple(args, "s", &in)) return NULL;
+  paimon_error err;
+  char *out = NULL;
+  CALL(fn(in, &out, &err));
+  PyObject *s = PyUnicode_FromString(out);
+  free(out);
+  return s;
+}
+
+static PyObject *py_type_normalize(PyObject *self, PyObject *args) {
+  return type_text(args, paimon_type_normalize);
+}
+
+static PyObject *py_type_sql_to_json(PyObject *self, PyObject *args) {
+  return type_text(args, paimon_type_sql_to_json);
+}
+
+static PyObject *py_type_json_to_sql(PyObject *self, PyObject *args) {
+  return type_text(args, paimon_type_json_to_sql);
+}
+
+/* type_to_arrow(sql, name) -> "arrow_schema" capsule of one field */
+static PyObject *py_type_to_arrow(PyObject *self, PyObject *args) {
+  const char *sql, *name;
+  if (!PyArg_ParseTuple(args, "ss", &sql, &name)) return NULL;
+  paimon_error err;
+  struct ArrowSchema s;
+  CALL(paimon_type_to_arrow(sql, name, &s, &err));
+  return schema_capsule(&s);
+}
+
+/* fn(the Arrow schema of obj, a pa.Field or pa.Schema) -> JSON text */
+static PyObject *arrow_to_json(PyObject *args,
+                               int (*fn)(const struct ArrowSchema *, char **, paimon_error *)) {
   PyObject *obj;
   if (!PyArg_ParseTuple(args, "O", &obj)) return NULL;
   PyObject *capsule = PyObject_CallMethod(obj, "__arrow_c_schema__", NULL);
   if (!capsule) return NULL;
   struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
-  if (!s) {
-    Py_DECREF(capsule);
-    return NULL;
-  }
-  paimon_error err;
-  paimon_schema *ps = NULL;
-  int rc = paimon_schema_new(&ps, &err);
-  if (!rc) rc = paimon_schema_add_arrow_fields(ps, s, &err);
-  Py_DECREF(capsule);
   PyObject *out = NULL;
-  if (!rc) {
-    out = PyList_New(0);
-    for (size_t i = 0; out && i < paimon_schema_field_count(ps); i++) {
-      int32_t id;
-      const char *name, *desc;
-      char *type = NULL;
-      if ((rc = paimon_schema_field(ps, i, &id, &name, &type, &desc, &err))) break;
-      PyObject *t = Py_BuildValue("(issz)", (int)id, name, type, desc);
-      free(type);
-      if (!t || PyList_Append(out, t) < 0) Py_CLEAR(out);
-      Py_XDECREF(t);
-    }
+  if (s) {
+    paimon_error err;
+    char *json = NULL;
+    int rc = fn(s, &json, &err);
+    out = rc ? cp_py_raise(rc, &err) : PyUnicode_FromString(json);
+    free(json);
   }
-  paimon_schema_free(ps);
-  if (rc) {
-    Py_XDECREF(out);
-    return cp_py_raise(rc, &err);
-  }
+  Py_DECREF(capsule);
   return out;
 }
 
+static PyObject *py_type_from_arrow(PyObject *self, PyObject *args) {
+  return arrow_to_json(args, paimon_type_from_arrow);
+}
+
+static PyObject *py_arrow_schema_to_fields_json(PyObject *self, PyObject *args) {
+  return arrow_to_json(args, paimon_arrow_schema_to_fields_json);
+}
+
 PyMethodDef cp_py_table_methods[] = {
-    {"arrow_schema_to_fields", py_arrow_schema_to_fields, METH_VARARGS, NULL},
+    {"type_normalize", py_type_normalize, METH_VARARGS, NULL},
+    {"type_sql_to_json", py_type_sql_to_json, METH_VARARGS, NULL},
+    {"type_json_to_sql", py_type_json_to_sql, METH_VARARGS, NULL},
+    {"type_to_arrow", py_type_to_arrow, METH_VARARGS, NULL},
+    {"type_from_arrow", py_type_from_arrow, METH_VARARGS, NULL},
+    {"arrow_schema_to_fields_json", py_arrow_schema_to_fields_json, METH_VARARGS, NULL},
     {"catalog_open", py_catalog_open, METH_VARARGS, "Open a filesystem catalog from its options."},
     {"catalog_warehouse", py_catalog_warehouse, METH_VARARGS, "The catalog's warehouse."},
     {"catalog_create_database", py_create_database, METH_VARARGS, NULL},

@@ -1,7 +1,7 @@
 """``Schema``: what create_table takes, as in pypaimon."""
 from typing import Dict, List, Optional
 
-from cpaimon.schema.data_types import AtomicType, DataField
+from cpaimon.schema.data_types import DataField, PyarrowFieldParser, type_sql
 
 
 class Schema:
@@ -21,10 +21,8 @@ class Schema:
                             options: Optional[Dict] = None,
                             comment: Optional[str] = None) -> "Schema":
         """Maps an Arrow schema to Paimon columns (the mapping is done by the C library)."""
-        from cpaimon import _cpaimon
-        fields = [DataField(fid, name, AtomicType(type_sql), desc)
-                  for fid, name, type_sql, desc in _cpaimon.arrow_schema_to_fields(pa_schema)]
-        return Schema(fields, partition_keys, primary_keys, options, comment)
+        return Schema(PyarrowFieldParser.to_paimon_schema(pa_schema), partition_keys,
+                      primary_keys, options, comment)
 
     def _native_fields(self):
-        return [(f.id, f.name, str(f.type), f.description) for f in self.fields]
+        return [(f.id, f.name, type_sql(f.type), f.description) for f in self.fields]

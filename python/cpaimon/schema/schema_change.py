@@ -2,7 +2,7 @@
 the C library applies (``paimon_catalog_alter_table``)."""
 from typing import List, Optional, Union
 
-from cpaimon.schema.data_types import DataType
+from cpaimon.schema.data_types import DataType, type_sql
 
 
 def _single(name: Union[str, List[str]], what: str) -> str:
@@ -40,7 +40,7 @@ class SchemaChange:
                    comment: Optional[str] = None, move=None) -> "SchemaChange":
         if move is not None:
             raise NotImplementedError("add_column with a position (move) is not supported yet")
-        return SchemaChange("add_column", _single(field_name, "add_column"), type=str(data_type),
+        return SchemaChange("add_column", _single(field_name, "add_column"), type=type_sql(data_type),
                             comment=comment)
 
     @staticmethod

@@ -4,7 +4,7 @@ import json
 import pyarrow as pa
 
 from cpaimon import _cpaimon
-from cpaimon.schema.data_types import AtomicType, DataField
+from cpaimon.schema.data_types import _field_from_json
 
 
 # pypaimon's / Java's time-travel options (TimeTravelUtil.SCAN_KEYS), of which one may be set.
@@ -33,8 +33,8 @@ class FileStoreTable:
     @property
     def fields(self):
         arrow = self.arrow_schema()
-        return [DataField(f["id"], f["name"], AtomicType(_type_text(f["type"])))
-                for f in self._schema_json["fields"]] if arrow is not None else []
+        return [_field_from_json(f) for f in self._schema_json["fields"]] \
+            if arrow is not None else []
 
     @property
     def field_names(self):
@@ -131,22 +131,3 @@ def _travel_snapshot(options: dict):
     if snapshot <= 0:
         return snapshot, ValueError(f"Snapshot id '{snapshot}' doesn't exist.")
     return snapshot, None
-
-
-def _type_text(node) -> str:
-    """Schema-file JSON of a type back to SQL text (for DataField display)."""
-    if isinstance(node, str):
-        return node
-    kind = node["type"]
-    nn = " NOT NULL" if kind.endswith("NOT NULL") else ""
-    base = kind.split(" ")[0]
-    if base == "ARRAY" or base == "MULTISET":
-        return f"{base}<{_type_text(node['element'])}>{nn}"
-    if base == "MAP":
-        return f"MAP<{_type_text(node['key'])}, {_type_text(node['value'])}>{nn}"
-    if base == "ROW":
-        inner = ", ".join(f"`{f['name']}` {_type_text(f['type'])}" for f in node["fields"])
-        return f"ROW<{inner}>{nn}"
-    if base == "VECTOR":
-        return f"VECTOR<{_type_text(node['element'])}, {node['length']}>{nn}"
-    return kind
