@@ -105,6 +105,14 @@ int paimon_predicate_contains(paimon_predicate **out, const char *column,
                               const struct ArrowSchema *schema, const struct ArrowArray *value,
                               paimon_error *err);
 
+/* SQL LIKE on a string column (pypaimon's like): `value` holds one pattern, where '%' matches any
+ * run of characters, '_' any one character and '\\' escapes either or itself; another escape is
+ * an error when the predicate is bound. Prefix, suffix and exact patterns prune files by their
+ * statistics as startswith does. */
+int paimon_predicate_like(paimon_predicate **out, const char *column,
+                          const struct ArrowSchema *schema, const struct ArrowArray *value,
+                          paimon_error *err);
+
 /* Conjunction / disjunction of `n` >= 1 predicates, and negation. They take ownership of the
  * children (the array itself stays the caller's), also when they fail. */
 int paimon_predicate_and(paimon_predicate **out, paimon_predicate **children, size_t n,

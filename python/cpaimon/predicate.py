@@ -53,7 +53,17 @@ def _values(values: List[Any]) -> pa.Array:
 
 
 class PredicateBuilder:
+    """pypaimon's PredicateBuilder. Built with the table's fields (``PredicateBuilder(
+    table.fields)``), it refuses a column that is not among them, as pypaimon does; from a read
+    builder it checks columns when the read binds the predicate."""
+
+    def __init__(self, row_field: Optional[List[Any]] = None):
+        self.field_names = None if row_field is None else [
+            f if isinstance(f, str) else f.name for f in row_field]
+
     def _leaf(self, method: str, field: str, values: Optional[List[Any]]) -> Predicate:
+        if self.field_names is not None and field not in self.field_names:
+            raise ValueError(f"The field {field} is not in field list {self.field_names}.")
         arr = None if values is None else _values(values)
         return Predicate(_cpaimon.predicate_leaf(method, field, arr))
 
@@ -103,6 +113,10 @@ class PredicateBuilder:
                     included_upper_bound: Any) -> Predicate:
         return self.or_predicates([self.less_than(field, included_lower_bound),
                                    self.greater_than(field, included_upper_bound)])
+
+    def like(self, field: str, pattern_literal: Any) -> Predicate:
+        """SQL LIKE: '%' any run, '_' one character, '\\' escapes them."""
+        return self._leaf("like", field, [pattern_literal])
 
     @staticmethod
     def and_predicates(predicates: List[Predicate]) -> Optional[Predicate]:

@@ -53,7 +53,8 @@ static const struct {
              {"between", paimon_predicate_between},
              {"startswith", paimon_predicate_startswith},
              {"endswith", paimon_predicate_endswith},
-             {"contains", paimon_predicate_contains}};
+             {"contains", paimon_predicate_contains},
+             {"like", paimon_predicate_like}};
 
 /* predicate_leaf(method, column, values_array_or_None) */
 static PyObject *py_predicate_leaf(PyObject *self, PyObject *args) {

@@ -296,6 +296,8 @@ int paimon_predicate_between(paimon_predicate **out, const char *column,
 static int string_test(paimon_predicate **out, cp_like_kind kind, const char *what,
                        const char *column, const struct ArrowSchema *schema,
                        const struct ArrowArray *value, paimon_error *err) {
+  /* LIKE's escape is SQL's default, as pypaimon's like; the string tests take text literally */
+  uint32_t escape = kind == CP_LIKE_PATTERN ? '\\' : 0;
   *out = NULL;
   CP_RETURN_IF_ERROR(check_column(what, column, err));
   cp_expr **lits, *col, *e;
@@ -308,7 +310,7 @@ static int string_test(paimon_predicate **out, cp_like_kind kind, const char *wh
     cp_expr_free(lit);
     return rc;
   }
-  CP_RETURN_IF_ERROR(cp_expr_like(&e, kind, col, lit, 0, false, err));
+  CP_RETURN_IF_ERROR(cp_expr_like(&e, kind, col, lit, escape, false, err));
   return cp_predicate_wrap(out, e, err);
 }
 
@@ -322,6 +324,12 @@ int paimon_predicate_endswith(paimon_predicate **out, const char *column,
                               const struct ArrowSchema *schema, const struct ArrowArray *value,
                               paimon_error *err) {
   return string_test(out, CP_LIKE_ENDS_WITH, "endswith", column, schema, value, err);
+}
+
+int paimon_predicate_like(paimon_predicate **out, const char *column,
+                          const struct ArrowSchema *schema, const struct ArrowArray *value,
+                          paimon_error *err) {
+  return string_test(out, CP_LIKE_PATTERN, "like", column, schema, value, err);
 }
 
 int paimon_predicate_contains(paimon_predicate **out, const char *column,
