@@ -81,6 +81,25 @@ int paimon_commit_set_overwrite(paimon_commit *commit, paimon_overwrite_mode mod
                                 const char *const *keys, const char *const *values, size_t n,
                                 paimon_error *err);
 
+/* A partition spec: keys[i] = values[i] for i < n (text parsed as the key's type; NULL or the
+ * table's partition.default-name is the NULL partition value). */
+typedef struct paimon_partition_spec {
+  const char *const *keys;
+  const char *const *values;
+  size_t n;
+} paimon_partition_spec;
+
+/* Drops the partitions matching any of the `n` specs (a spec naming some keys matches every
+ * partition with those values) in one OVERWRITE snapshot: their live data files and deletion
+ * vectors become DELETE entries, as Java's dropPartitions and pypaimon's truncate_partitions.
+ * EINVAL "Partitions list cannot be empty." for n == 0, or for a key that is not a partition
+ * key. The snapshot is published even when nothing matches. */
+int paimon_commit_truncate_partitions(paimon_commit *commit, const paimon_partition_spec *specs,
+                                      size_t n, paimon_error *err);
+
+/* Drops every row of the table in one OVERWRITE snapshot (TRUNCATE TABLE). */
+int paimon_commit_truncate_table(paimon_commit *commit, paimon_error *err);
+
 /* Deletes the new data files and deletion-vector index files the messages reference (for a write
  * that will not be committed). */
 int paimon_commit_abort(paimon_commit *commit, const paimon_commit_messages *msgs,

@@ -167,6 +167,13 @@ class FileSystemCatalog:
             return PagedList([], None)  # the first page held them all
         return PagedList(self.list_partitions(identifier), None)
 
+    def drop_partitions(self, identifier, partitions: List[Dict[str, str]]) -> None:
+        """Drops the partitions (pypaimon's, Java's dropPartitions): one OVERWRITE snapshot."""
+        if not partitions:
+            raise ValueError("Partitions list cannot be empty.")
+        self.get_table(identifier).new_batch_write_builder().new_commit().truncate_partitions(
+            partitions)
+
     def rename_table(self, source_identifier, target_identifier,
                      ignore_if_not_exists: bool = False):
         """Renames a table (pypaimon's signature; Java's ignoreIfNotExists as an extra)."""

@@ -150,6 +150,15 @@ class BatchTableCommit:
         for m in commit_messages:
             _cpaimon.commit_abort(self._handle, m._handle)
 
+    def truncate_table(self) -> None:
+        """Drops every row in one OVERWRITE snapshot."""
+        self.last_snapshot_id = _cpaimon.commit_truncate(self._handle, None)
+
+    def truncate_partitions(self, partitions: List[Dict[str, str]]) -> None:
+        """Drops the partitions given as {key: value} specs (a spec may name some keys) in one
+        OVERWRITE snapshot; None or partition.default-name is the NULL value."""
+        self.last_snapshot_id = _cpaimon.commit_truncate(self._handle, list(partitions))
+
     def close(self):
         pass
 

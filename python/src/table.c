@@ -824,6 +824,73 @@ static PyObject *py_commit_set_overwrite(PyObject *self, PyObject *args) {
   return ret;
 }
 
+/* commit_truncate(handle, None) truncates the table; commit_truncate(handle, [{key: value}, ...])
+ * drops those partitions (values: str, None, or anything str() renders). Returns the snapshot id.
+ */
+static PyObject *py_commit_truncate(PyObject *self, PyObject *args) {
+  PyObject *cap, *specs;
+  if (!PyArg_ParseTuple(args, "OO", &cap, &specs)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  if (!c) return NULL;
+  paimon_error err;
+  if (specs == Py_None) {
+    CALL(paimon_commit_truncate_table(c, &err));
+    return PyLong_FromLongLong(paimon_commit_last_snapshot_id(c));
+  }
+  PyObject *fast = PySequence_Fast(specs, "partitions must be a list of dicts");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast), total = 0;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *d = PySequence_Fast_GET_ITEM(fast, i);
+    if (!PyDict_Check(d)) {
+      Py_DECREF(fast);
+      return PyErr_Format(PyExc_TypeError, "partition %zd is not a dict", i);
+    }
+    total += PyDict_Size(d);
+  }
+  paimon_partition_spec *sp = PyMem_Calloc(n ? (size_t)n : 1, sizeof *sp);
+  const char **keys = PyMem_Calloc(total ? (size_t)total : 1, sizeof *keys);
+  const char **values = PyMem_Calloc(total ? (size_t)total : 1, sizeof *values);
+  PyObject *strs = PyList_New(0); /* keeps the str() of values alive */
+  bool ok = sp && keys && values && strs;
+  Py_ssize_t at = 0;
+  for (Py_ssize_t i = 0; ok && i < n; i++) {
+    PyObject *d = PySequence_Fast_GET_ITEM(fast, i), *k, *v;
+    Py_ssize_t pos = 0;
+    sp[i].keys = keys + at;
+    sp[i].values = values + at;
+    while (ok && PyDict_Next(d, &pos, &k, &v)) {
+      PyObject *sk = PyObject_Str(k), *sv = v == Py_None ? NULL : PyObject_Str(v);
+      ok = sk && (v == Py_None || sv) && PyList_Append(strs, sk) == 0 &&
+           (!sv || PyList_Append(strs, sv) == 0);
+      if (ok) {
+        keys[at] = PyUnicode_AsUTF8(sk);
+        values[at] = sv ? PyUnicode_AsUTF8(sv) : NULL;
+        ok = keys[at] && (!sv || values[at]);
+        at++;
+        sp[i].n++;
+      }
+      Py_XDECREF(sk);
+      Py_XDECREF(sv);
+    }
+  }
+  PyObject *ret = NULL;
+  if (ok) {
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = paimon_commit_truncate_partitions(c, sp, (size_t)n, &err);
+    Py_END_ALLOW_THREADS if (rc) cp_py_raise(rc, &err);
+    else ret = PyLong_FromLongLong(paimon_commit_last_snapshot_id(c));
+  } else if (!PyErr_Occurred()) {
+    PyErr_NoMemory();
+  }
+  PyMem_Free(sp);
+  PyMem_Free(keys);
+  PyMem_Free(values);
+  Py_XDECREF(strs);
+  Py_DECREF(fast);
+  return ret;
+}
+
 static PyObject *py_commit_abort(PyObject *self, PyObject *args) {
   PyObject *cap, *mcap;
   if (!PyArg_ParseTuple(args, "OO", &cap, &mcap)) return NULL;
@@ -1115,6 +1182,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"commit_new", py_commit_new, METH_VARARGS, NULL},
     {"commit_commit", py_commit_commit, METH_VARARGS, NULL},
     {"commit_abort", py_commit_abort, METH_VARARGS, NULL},
+    {"commit_truncate", py_commit_truncate, METH_VARARGS, NULL},
     {"commit_identified", py_commit_identified, METH_VARARGS, NULL},
     {"commit_user", py_commit_user, METH_VARARGS, NULL},
     {"commit_latest_identifier", py_commit_latest_identifier, METH_VARARGS, NULL},

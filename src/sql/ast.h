@@ -205,7 +205,9 @@ typedef enum cp_sql_stmt_kind {
   CP_SQL_S_CREATE_TABLE,
   CP_SQL_S_DROP_TABLE,
   CP_SQL_S_ALTER_TABLE,
-  CP_SQL_S_ALTER_DATABASE
+  CP_SQL_S_ALTER_DATABASE,
+  CP_SQL_S_TRUNCATE,       /* TRUNCATE TABLE alter.table [alter.partitions[0]] */
+  CP_SQL_S_SHOW_PARTITIONS /* SHOW PARTITIONS name */
 } cp_sql_stmt_kind;
 
 /* key = 'value' (TBLPROPERTIES, WITH, PARTITION specs use expressions instead). */
@@ -226,6 +228,12 @@ typedef struct cp_sql_assignment {
   cp_sql_name target;
   cp_sql_expr *value;
 } cp_sql_assignment;
+
+/* PARTITION (k = v, ...) of TRUNCATE TABLE and ALTER TABLE ... DROP PARTITION. */
+typedef struct cp_sql_partition {
+  cp_sql_assignment *items;
+  size_t n;
+} cp_sql_partition;
 
 typedef struct cp_sql_insert {
   cp_sql_name table;
@@ -310,7 +318,8 @@ typedef enum cp_sql_alter_kind {
   CP_SQL_ALTER_SET_PROPERTIES,
   CP_SQL_ALTER_UNSET_PROPERTIES,
   CP_SQL_ALTER_COLUMN_COMMENT,
-  CP_SQL_ALTER_RENAME_TABLE
+  CP_SQL_ALTER_RENAME_TABLE,
+  CP_SQL_ALTER_DROP_PARTITIONS
 } cp_sql_alter_kind;
 
 typedef struct cp_sql_alter_table {
@@ -322,8 +331,10 @@ typedef struct cp_sql_alter_table {
   size_t n_names;
   cp_sql_property *properties; /* SET / UNSET TBLPROPERTIES */
   size_t n_properties;
-  bool if_exists;       /* UNSET TBLPROPERTIES IF EXISTS */
-  cp_sql_name new_name; /* RENAME TO (one part: the same database) */
+  bool if_exists;               /* UNSET TBLPROPERTIES IF EXISTS */
+  cp_sql_name new_name;         /* RENAME TO (one part: the same database) */
+  cp_sql_partition *partitions; /* DROP [IF EXISTS] PARTITION (...), ...; TRUNCATE's */
+  size_t n_partitions;
 } cp_sql_alter_table;
 
 typedef struct cp_sql_stmt {

@@ -192,6 +192,15 @@ static int print_create_table(const cp_sql_create_table *c, cp_buf *out, paimon_
   return PAIMON_OK;
 }
 
+static int partitions(const cp_sql_alter_table *a, cp_buf *out, paimon_error *err) {
+  for (size_t i = 0; i < a->n_partitions; i++) {
+    CP_RETURN_IF_ERROR(put(out, i ? ", PARTITION (" : " PARTITION (", err));
+    CP_RETURN_IF_ERROR(assignments(a->partitions[i].items, a->partitions[i].n, out, err));
+    CP_RETURN_IF_ERROR(put(out, ")", err));
+  }
+  return PAIMON_OK;
+}
+
 static int print_alter(const cp_sql_alter_table *a, cp_buf *out, paimon_error *err) {
   CP_RETURN_IF_ERROR(put(out, "ALTER TABLE ", err));
   CP_RETURN_IF_ERROR(name(&a->table, out, err));
@@ -199,6 +208,9 @@ static int print_alter(const cp_sql_alter_table *a, cp_buf *out, paimon_error *e
   case CP_SQL_ALTER_ADD_COLUMNS:
     CP_RETURN_IF_ERROR(put(out, " ADD COLUMNS ", err));
     return columns(a->columns, a->n_columns, out, err);
+  case CP_SQL_ALTER_DROP_PARTITIONS:
+    CP_RETURN_IF_ERROR(put(out, a->if_exists ? " DROP IF EXISTS" : " DROP", err));
+    return partitions(a, out, err);
   case CP_SQL_ALTER_RENAME_TABLE:
     CP_RETURN_IF_ERROR(put(out, " RENAME TO ", err));
     return name(&a->new_name, out, err);
@@ -254,6 +266,13 @@ int cp_sql_print_stmt(const cp_sql_stmt *s, cp_buf *out, paimon_error *err) {
     if (!s->create.n_properties) return PAIMON_OK;
     CP_RETURN_IF_ERROR(put(out, " WITH DBPROPERTIES ", err));
     return props(s->create.properties, s->create.n_properties, out, err);
+  case CP_SQL_S_TRUNCATE:
+    CP_RETURN_IF_ERROR(put(out, "TRUNCATE TABLE ", err));
+    CP_RETURN_IF_ERROR(name(&s->alter.table, out, err));
+    return partitions(&s->alter, out, err);
+  case CP_SQL_S_SHOW_PARTITIONS:
+    CP_RETURN_IF_ERROR(put(out, "SHOW PARTITIONS ", err));
+    return name(&s->name, out, err);
   case CP_SQL_S_ALTER_DATABASE:
     CP_RETURN_IF_ERROR(put(out, "ALTER DATABASE ", err));
     CP_RETURN_IF_ERROR(name(&s->name, out, err));

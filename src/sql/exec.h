@@ -185,6 +185,16 @@ typedef struct cp_sql_overwrite {
 int cp_sql_write_rows(cp_sql_table *t, struct ArrowSchema *schema, struct ArrowArray *batch,
                       const cp_sql_overwrite *overwrite, paimon_error *err);
 
+void cp_sql_overwrite_free(cp_sql_overwrite *o);
+
+/* The text of each value of PARTITION (k = v, ...) as INSERT ... PARTITION casts it to the key's
+ * type (every key needs a value; a NULL value stays NULL). */
+int cp_sql_partition_values(const cp_sql_table *t, const cp_sql_assignment *items, size_t n,
+                            cp_sql_overwrite *out, paimon_error *err);
+
+/* Drops the partitions of `t` named by `parts` (all rows when n == 0) in one snapshot. */
+int cp_sql_truncate(cp_sql_table *t, const cp_sql_partition *parts, size_t n, paimon_error *err);
+
 /* Creates the session's current database if it is the default one and does not exist yet. */
 int cp_sql_ensure_database(cp_sql_session *s, const char *db, paimon_error *err);
 

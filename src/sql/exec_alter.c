@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "base/status.h"
+#include "cpaimon/commit.h"
 #include "sql/exec.h"
 
 /* The exact name of the table column matching `name`, or an error naming the table. */
@@ -70,7 +71,8 @@ static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
       ch[(*n)++].name = key;
     }
     return PAIMON_OK;
-  case CP_SQL_ALTER_RENAME_TABLE: break; /* not a schema change: rename_table below */
+  case CP_SQL_ALTER_RENAME_TABLE:
+  case CP_SQL_ALTER_DROP_PARTITIONS: break; /* not schema changes: see cp_sql_exec_alter */
   case CP_SQL_ALTER_COLUMN_COMMENT:
     ch[0].kind = PAIMON_UPDATE_COLUMN_COMMENT;
     ch[0].comment = a->columns[0].comment;
@@ -103,10 +105,38 @@ static int rename_table(cp_sql_session *s, const cp_sql_alter_table *a, paimon_e
   return rc;
 }
 
+int cp_sql_truncate(cp_sql_table *t, const cp_sql_partition *parts, size_t n, paimon_error *err) {
+  cp_sql_overwrite *vals = calloc(n + 1, sizeof *vals);
+  paimon_partition_spec *specs = calloc(n + 1, sizeof *specs);
+  int rc = vals && specs ? PAIMON_OK : CP_ENOMEM(err, "TRUNCATE");
+  for (size_t i = 0; !rc && i < n; i++) {
+    rc = cp_sql_partition_values(t, parts[i].items, parts[i].n, &vals[i], err);
+    specs[i].keys = vals[i].keys;
+    specs[i].values = vals[i].values;
+    specs[i].n = vals[i].n;
+  }
+  paimon_commit *c = NULL;
+  if (!rc) rc = paimon_commit_new(&c, t->table, err);
+  if (!rc)
+    rc = n ? paimon_commit_truncate_partitions(c, specs, n, err)
+           : paimon_commit_truncate_table(c, err);
+  paimon_commit_free(c);
+  for (size_t i = 0; vals && i < n; i++) cp_sql_overwrite_free(&vals[i]);
+  free(vals);
+  free(specs);
+  return rc;
+}
+
 int cp_sql_exec_alter(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
   const cp_sql_alter_table *a = &stmt->alter;
   if (a->kind == CP_SQL_ALTER_RENAME_TABLE) return rename_table(s, a, err);
   cp_sql_table t;
+  if (a->kind == CP_SQL_ALTER_DROP_PARTITIONS || stmt->kind == CP_SQL_S_TRUNCATE) {
+    CP_RETURN_IF_ERROR(cp_sql_table_open(s, &a->table, &t, err));
+    int rc = cp_sql_truncate(&t, a->partitions, a->n_partitions, err);
+    cp_sql_table_close(&t);
+    return rc;
+  }
   CP_RETURN_IF_ERROR(cp_sql_table_open(s, &a->table, &t, err));
   size_t cap = a->n_columns + a->n_names + a->n_properties + 1;
   paimon_schema_change *ch = calloc(cap, sizeof *ch);

@@ -148,6 +148,50 @@ static int show_databases(cp_sql_session *s, cp_sql_result *out, paimon_error *e
   return rc;
 }
 
+static int cmp_text(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* SHOW PARTITIONS t: one row "k=v/k2=v2" per partition with data, in spec order (Spark's). */
+static int show_partitions(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
+                           paimon_error *err) {
+  static const char *const names[] = {"partition"};
+  cp_sql_table t;
+  CP_RETURN_IF_ERROR(cp_sql_table_open(s, &stmt->name, &t, err));
+  paimon_partition_list list = {0};
+  text_table tt = {0};
+  int rc = t.table && paimon_table_partition_key_count(t.table) == 0
+               ? cp_sql_error_at(err, PAIMON_EINVAL, stmt->pos,
+                                 "SHOW PARTITIONS is not allowed on a table that is not "
+                                 "partitioned: %s",
+                                 t.ident)
+               : paimon_catalog_list_partitions(s->catalog, t.ident, &list, err);
+  if (!rc) rc = text_table_init(&tt, names, 1, err);
+  char **texts = calloc(list.count + 1, sizeof *texts);
+  if (!rc && !texts) rc = CP_ENOMEM(err, "SHOW PARTITIONS");
+  for (size_t i = 0; !rc && i < list.count; i++) {
+    cp_buf b = CP_BUF_INIT;
+    for (size_t k = 0; !rc && k < list.items[i].n_spec; k++)
+      rc = cp_buf_appendf(&b, err, "%s%s=%s", k ? "/" : "", list.items[i].spec_keys[k],
+                          list.items[i].spec_values[k]);
+    if (!rc) rc = cp_buf_nul_terminate(&b, err);
+    if (!rc) texts[i] = (char *)cp_buf_detach(&b);
+    cp_buf_free(&b);
+  }
+  if (!rc) qsort(texts, list.count, sizeof *texts, cmp_text);
+  for (size_t i = 0; !rc && i < list.count; i++) {
+    const char *cells[] = {texts[i]};
+    rc = text_table_row(&tt, cells, err);
+  }
+  if (!rc) rc = text_table_finish(&tt, out, err);
+  for (size_t i = 0; texts && i < list.count; i++) free(texts[i]);
+  free(texts);
+  text_table_free(&tt);
+  paimon_partition_list_free(&list);
+  cp_sql_table_close(&t);
+  return rc;
+}
+
 static int show_tables(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
                        paimon_error *err) {
   static const char *const names[] = {"namespace", "tableName", "isTemporary"};
@@ -410,7 +454,9 @@ int cp_sql_exec_catalog(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_resul
   case CP_SQL_S_DESCRIBE: rc = describe(s, stmt, out, err); break;
   case CP_SQL_S_CREATE_TABLE: rc = create_table(s, stmt, err); break;
   case CP_SQL_S_DROP_TABLE: rc = drop_table(s, stmt, err); break;
-  case CP_SQL_S_ALTER_TABLE: rc = cp_sql_exec_alter(s, stmt, err); break;
+  case CP_SQL_S_ALTER_TABLE:
+  case CP_SQL_S_TRUNCATE: rc = cp_sql_exec_alter(s, stmt, err); break;
+  case CP_SQL_S_SHOW_PARTITIONS: rc = show_partitions(s, stmt, out, err); break;
   default: rc = paimon_error_set(err, PAIMON_EINVAL, "not a catalog statement"); break;
   }
   return at_stmt(stmt, rc, err);

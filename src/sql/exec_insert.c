@@ -240,18 +240,11 @@ static int resolve_column(const cp_sql_table *t, const char *name, cp_sql_pos po
   return PAIMON_OK;
 }
 
-static int plan_insert(const cp_sql_stmt *stmt, const cp_sql_table *t, insert_plan *p,
-                       paimon_error *err) {
-  const cp_sql_insert *ins = &stmt->insert;
-  size_t n = t->row->n_fields;
-  p->target_of = malloc((n + 1) * sizeof *p->target_of);
-  p->constant = calloc(n + 1, sizeof *p->constant);
-  p->casts = calloc(n + 1, sizeof *p->casts);
-  p->cast_types = calloc(n + 1, sizeof *p->cast_types);
-  if (!p->target_of || !p->constant || !p->casts || !p->cast_types) return CP_ENOMEM(err, "INSERT");
-  for (size_t i = 0; i < n; i++) p->target_of[i] = -2; /* -2: not given */
-  for (size_t i = 0; i < ins->n_partition; i++) {
-    const cp_sql_assignment *a = &ins->partition[i];
+/* The static values of PARTITION (k = v, ...): p->constant / casts per column. */
+static int plan_partition(const cp_sql_table *t, const cp_sql_assignment *spec, size_t n_spec,
+                          insert_plan *p, paimon_error *err) {
+  for (size_t i = 0; i < n_spec; i++) {
+    const cp_sql_assignment *a = &spec[i];
     size_t c;
     CP_RETURN_IF_ERROR(resolve_column(t, a->target.parts[0], a->target.pos, &c, err));
     if (!cp_sql_table_is_partition_key(t, t->row->fields[c].name))
@@ -265,6 +258,20 @@ static int plan_insert(const cp_sql_stmt *stmt, const cp_sql_table *t, insert_pl
     if (a->value) /* args is never written through: the cast only reads the value */
       CP_RETURN_IF_ERROR(cast_partition_value(t, p, c, (cp_sql_expr **)&a->value, err));
   }
+  return PAIMON_OK;
+}
+
+static int plan_insert(const cp_sql_stmt *stmt, const cp_sql_table *t, insert_plan *p,
+                       paimon_error *err) {
+  const cp_sql_insert *ins = &stmt->insert;
+  size_t n = t->row->n_fields;
+  p->target_of = malloc((n + 1) * sizeof *p->target_of);
+  p->constant = calloc(n + 1, sizeof *p->constant);
+  p->casts = calloc(n + 1, sizeof *p->casts);
+  p->cast_types = calloc(n + 1, sizeof *p->cast_types);
+  if (!p->target_of || !p->constant || !p->casts || !p->cast_types) return CP_ENOMEM(err, "INSERT");
+  for (size_t i = 0; i < n; i++) p->target_of[i] = -2; /* -2: not given */
+  CP_RETURN_IF_ERROR(plan_partition(t, ins->partition, ins->n_partition, p, err));
   if (ins->columns) {
     for (size_t k = 0; k < ins->n_columns; k++) {
       size_t c;
@@ -403,10 +410,11 @@ static int static_partition_values(const cp_sql_table *t, const insert_plan *p, 
   return rc;
 }
 
-static void overwrite_spec_free(cp_sql_overwrite *o) {
+void cp_sql_overwrite_free(cp_sql_overwrite *o) {
   for (size_t i = 0; o->values && i < o->n; i++) free((void *)o->values[i]);
   free(o->keys);
   free(o->values);
+  memset(o, 0, sizeof *o);
 }
 
 int cp_sql_exec_insert(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
@@ -441,7 +449,28 @@ int cp_sql_exec_insert(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error 
   cp_rel_free(&data);
   cp_rel_free(&rows);
   insert_plan_free(&p, t.row->n_fields);
-  overwrite_spec_free(&spec);
+  cp_sql_overwrite_free(&spec);
   cp_sql_table_close(&t);
+  return rc;
+}
+
+int cp_sql_partition_values(const cp_sql_table *t, const cp_sql_assignment *items, size_t n,
+                            cp_sql_overwrite *out, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  for (size_t i = 0; i < n; i++)
+    if (!items[i].value)
+      return cp_sql_error_at(err, PAIMON_EINVAL, items[i].target.pos,
+                             "PARTITION (%s) needs a value here", items[i].target.parts[0]);
+  size_t cols = t->row->n_fields;
+  insert_plan p;
+  memset(&p, 0, sizeof p);
+  p.constant = calloc(cols + 1, sizeof *p.constant);
+  p.casts = calloc(cols + 1, sizeof *p.casts);
+  p.cast_types = calloc(cols + 1, sizeof *p.cast_types);
+  int rc = p.constant && p.casts && p.cast_types ? PAIMON_OK : CP_ENOMEM(err, "PARTITION");
+  if (!rc) rc = plan_partition(t, items, n, &p, err);
+  if (!rc) rc = static_partition_values(t, &p, out, err);
+  insert_plan_free(&p, cols);
+  if (rc) cp_sql_overwrite_free(out);
   return rc;
 }

@@ -284,6 +284,38 @@ static int alter_column_comment(cp_sql_parser *p, cp_sql_alter_table *a, paimon_
   return cp_ps_string(p, &a->columns[0].comment, &len, err);
 }
 
+/* PARTITION (...) [, PARTITION (...)]* into a->partitions. */
+static int partition_list(cp_sql_parser *p, cp_sql_alter_table *a, paimon_error *err) {
+  cp_ps_vec v = {0};
+  int rc = PAIMON_OK;
+  do {
+    cp_sql_partition *part = cp_ps_alloc(p, sizeof *part, err);
+    rc = part ? cp_ps_expect_kw(p, "partition", err) : PAIMON_ENOMEM;
+    if (!rc) rc = cp_ps_partition_spec(p, &part->items, &part->n, err);
+    if (!rc) rc = cp_ps_vec_push(&v, part, err);
+  } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
+  a->n_partitions = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_partition), (void **)&a->partitions, err);
+  cp_ps_vec_free(&v);
+  return rc;
+}
+
+/* ALTER TABLE t DROP [IF EXISTS] PARTITION (...) [, PARTITION (...)]* */
+static int drop_partitions(cp_sql_parser *p, cp_sql_alter_table *a, paimon_error *err) {
+  a->kind = CP_SQL_ALTER_DROP_PARTITIONS;
+  CP_RETURN_IF_ERROR(if_exists(p, &a->if_exists, err));
+  return partition_list(p, a, err);
+}
+
+int cp_ps_truncate(cp_sql_parser *p, paimon_error *err) {
+  cp_sql_stmt *s = p->stmt;
+  cp_ps_next(p); /* TRUNCATE */
+  CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "table", err));
+  s->kind = CP_SQL_S_TRUNCATE;
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 2, &s->alter.table, err));
+  return cp_ps_kw(p, "partition") ? partition_list(p, &s->alter, err) : PAIMON_OK;
+}
+
 int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
   cp_sql_stmt *s = p->stmt;
   cp_sql_alter_table *a = &s->alter;
@@ -314,6 +346,8 @@ int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
     return cp_ps_ident(p, &a->names[1], NULL, err);
   }
   if (cp_ps_accept_kw(p, "drop")) {
+    if (cp_ps_kw(p, "partition") || (cp_ps_kw(p, "if") && cp_ps_kw_at(p, 1, "exists")))
+      return drop_partitions(p, a, err);
     if (!cp_ps_accept_kw(p, "columns")) CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "column", err));
     a->kind = CP_SQL_ALTER_DROP_COLUMNS;
     return ident_list(p, cp_ps_is(p, CP_TOK_LPAREN), &a->names, &a->n_names, err);
@@ -354,7 +388,12 @@ int cp_ps_use_show_describe(cp_sql_parser *p, paimon_error *err) {
       s->kind = CP_SQL_S_SHOW_DATABASES;
       return PAIMON_OK;
     }
-    if (!cp_ps_accept_kw(p, "tables")) return cp_ps_error(p, "DATABASES or TABLES", err);
+    if (cp_ps_accept_kw(p, "partitions")) {
+      s->kind = CP_SQL_S_SHOW_PARTITIONS;
+      return cp_ps_qualified_name(p, 2, &s->name, err);
+    }
+    if (!cp_ps_accept_kw(p, "tables"))
+      return cp_ps_error(p, "DATABASES, TABLES or PARTITIONS", err);
     s->kind = CP_SQL_S_SHOW_TABLES;
     if (cp_ps_accept_kw(p, "from") || cp_ps_accept_kw(p, "in"))
       return cp_ps_qualified_name(p, 1, &s->name, err);

@@ -62,7 +62,7 @@ static int assignments(cp_sql_parser *p, cp_sql_assignment **out, size_t *n, pai
 }
 
 /* PARTITION (k [= v], ...) */
-static int partition_spec(cp_sql_parser *p, cp_sql_insert *ins, paimon_error *err) {
+int cp_ps_partition_spec(cp_sql_parser *p, cp_sql_assignment **out, size_t *n, paimon_error *err) {
   CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
   cp_ps_vec v = {0};
   int rc = PAIMON_OK;
@@ -77,8 +77,8 @@ static int partition_spec(cp_sql_parser *p, cp_sql_insert *ins, paimon_error *er
     if (!rc) rc = cp_ps_vec_push(&v, a, err);
   } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
   if (!rc) rc = cp_ps_expect(p, CP_TOK_RPAREN, err);
-  ins->n_partition = v.n;
-  if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_assignment), (void **)&ins->partition, err);
+  *n = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_assignment), (void **)out, err);
   cp_ps_vec_free(&v);
   return rc;
 }
@@ -123,7 +123,8 @@ int cp_ps_insert(cp_sql_parser *p, paimon_error *err) {
     CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "into", err));
   cp_ps_accept_kw(p, "table");
   CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 3, &ins->table, err));
-  if (cp_ps_accept_kw(p, "partition")) CP_RETURN_IF_ERROR(partition_spec(p, ins, err));
+  if (cp_ps_accept_kw(p, "partition"))
+    CP_RETURN_IF_ERROR(cp_ps_partition_spec(p, &ins->partition, &ins->n_partition, err));
   if (cp_ps_is(p, CP_TOK_LPAREN) && !cp_ps_starts_subquery(p))
     CP_RETURN_IF_ERROR(ident_list(p, &ins->columns, &ins->n_columns, err));
   if (cp_ps_accept_kw(p, "values")) return values_rows(p, ins, err);

@@ -41,6 +41,8 @@ typedef struct overwrite_spec {
   size_t *key;      /* their positions among the partition keys */
   cp_datum *values; /* their values (bytes in `arena`) */
   cp_arena arena;
+  struct overwrite_spec *alts; /* truncate_partitions: a partition matching any of these */
+  size_t n_alts;
 } overwrite_spec;
 
 struct paimon_commit {
@@ -87,6 +89,8 @@ int paimon_commit_set_user(paimon_commit *c, const char *user, paimon_error *err
 const char *paimon_commit_user(const paimon_commit *c) { return c->commit_user; }
 
 static void clear_overwrite(overwrite_spec *o) {
+  for (size_t i = 0; i < o->n_alts; i++) clear_overwrite(&o->alts[i]);
+  free(o->alts);
   free(o->key);
   free(o->values);
   cp_arena_free(&o->arena);
@@ -100,13 +104,12 @@ void paimon_commit_free(paimon_commit *c) {
   free(c);
 }
 
-int paimon_commit_set_overwrite(paimon_commit *c, paimon_overwrite_mode mode,
-                                const char *const *keys, const char *const *values, size_t n,
-                                paimon_error *err) {
-  clear_overwrite(&c->overwrite);
+/* Parses the static spec keys[i] = values[i] into `o` (cleared on failure). With
+ * `default_is_null`, the table's partition.default-name stands for NULL, as pypaimon's
+ * drop_partitions reads it. */
+static int parse_spec(paimon_commit *c, const char *const *keys, const char *const *values,
+                      size_t n, bool default_is_null, overwrite_spec *o, paimon_error *err) {
   const cp_table_schema *s = c->table->schema;
-  const char *dyn = cp_options_get(&s->options, "dynamic-partition-overwrite");
-  overwrite_spec *o = &c->overwrite;
   o->key = calloc(n + 1, sizeof *o->key);
   o->values = calloc(n + 1, sizeof *o->values);
   if (!o->key || !o->values) return CP_ENOMEM(err, "overwrite");
@@ -120,18 +123,80 @@ int paimon_commit_set_overwrite(paimon_commit *c, paimon_overwrite_mode mode,
     }
     o->key[i] = k;
     const cp_type *t = s->row->fields[cp_table_schema_partition_index(s, k)].type;
-    int rc = values[i] ? cp_datum_parse_text(t, values[i], &o->arena, &o->values[i], err)
-                       : (o->values[i] = cp_datum_null(), PAIMON_OK);
+    bool null = !values[i] || (default_is_null &&
+                               strcmp(values[i], c->table->options.partition_default_name) == 0);
+    int rc = !null ? cp_datum_parse_text(t, values[i], &o->arena, &o->values[i], err)
+                   : (o->values[i] = cp_datum_null(), PAIMON_OK);
     if (rc) {
       clear_overwrite(o);
       return paimon_error_prefix(err, "partition %s of table %s", keys[i], c->table->full_name);
     }
   }
   o->n = n;
+  return PAIMON_OK;
+}
+
+int paimon_commit_set_overwrite(paimon_commit *c, paimon_overwrite_mode mode,
+                                const char *const *keys, const char *const *values, size_t n,
+                                paimon_error *err) {
+  clear_overwrite(&c->overwrite);
+  const cp_table_schema *s = c->table->schema;
+  const char *dyn = cp_options_get(&s->options, "dynamic-partition-overwrite");
+  overwrite_spec *o = &c->overwrite;
+  CP_RETURN_IF_ERROR(parse_spec(c, keys, values, n, false, o, err));
   o->on = true;
   o->dynamic = mode == PAIMON_OVERWRITE_BY_OPTION && s->n_partition_keys > 0 &&
                !(dyn && strcmp(dyn, "false") == 0);
   return PAIMON_OK;
+}
+
+/* Commits an OVERWRITE snapshot without new files that replaces what `o` (consumed) selects;
+ * the committer's own overwrite setting is kept for later commits. */
+static int commit_removal(paimon_commit *c, overwrite_spec *o, paimon_error *err) {
+  overwrite_spec saved = c->overwrite;
+  c->overwrite = *o;
+  c->overwrite.on = true;
+  paimon_commit_messages *none = NULL;
+  int rc = paimon_commit_messages_new(&none, err);
+  if (!rc) rc = paimon_commit_commit(c, none, err);
+  paimon_commit_messages_free(none);
+  clear_overwrite(&c->overwrite);
+  c->overwrite = saved;
+  return rc;
+}
+
+int paimon_commit_truncate_table(paimon_commit *c, paimon_error *err) {
+  overwrite_spec all;
+  memset(&all, 0, sizeof all);
+  return commit_removal(c, &all, err);
+}
+
+int paimon_commit_truncate_partitions(paimon_commit *c, const paimon_partition_spec *specs,
+                                      size_t n, paimon_error *err) {
+  const cp_table_schema *s = c->table->schema;
+  if (n == 0) return paimon_error_set(err, PAIMON_EINVAL, "Partitions list cannot be empty.");
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < specs[i].n; j++) {
+      size_t k = 0;
+      while (k < s->n_partition_keys && strcmp(s->partition_keys[k], specs[i].keys[j]) != 0) k++;
+      if (k == s->n_partition_keys)
+        return paimon_error_set(err, PAIMON_EINVAL,
+                                "Partition spec key '%s' is not a partition column of table %s.",
+                                specs[i].keys[j], c->table->full_name);
+    }
+  overwrite_spec any;
+  memset(&any, 0, sizeof any);
+  any.alts = calloc(n, sizeof *any.alts);
+  if (!any.alts) return CP_ENOMEM(err, "truncate");
+  any.n_alts = n;
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = parse_spec(c, specs[i].keys, specs[i].values, specs[i].n, true, &any.alts[i], err);
+  if (rc) {
+    clear_overwrite(&any);
+    return rc;
+  }
+  return commit_removal(c, &any, err);
 }
 
 int64_t paimon_commit_last_snapshot_id(const paimon_commit *c) { return c->last_snapshot_id; }
@@ -786,6 +851,11 @@ static bool bytes_same(cp_bytes x, cp_bytes y) {
 static bool in_spec(attempt *a, const overwrite_spec *o, cp_bytes p) {
   const cp_table_schema *s = a->t->schema;
   size_t k = s->n_partition_keys;
+  if (o->n_alts) {
+    for (size_t i = 0; i < o->n_alts; i++)
+      if (in_spec(a, &o->alts[i], p)) return true;
+    return false;
+  }
   if (o->n == 0) return true;
   const cp_type *types[64];
   cp_datum vals[64];

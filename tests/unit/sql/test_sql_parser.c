@@ -174,6 +174,11 @@ static void test_ddl(void) {
               "ALTER TABLE t ADD COLUMNS (a INT, b STRING)");
   check_canon("ALTER TABLE t RENAME COLUMN a TO b", "ALTER TABLE t RENAME COLUMN a TO b");
   check_canon("alter table db.t rename to u", "ALTER TABLE db.t RENAME TO u");
+  check_canon("alter table t drop if exists partition (dt = 'a', h = 1), partition (dt = 'b')",
+              "ALTER TABLE t DROP IF EXISTS PARTITION (dt = 'a', h = 1), PARTITION (dt = 'b')");
+  check_canon("truncate table db.t", "TRUNCATE TABLE db.t");
+  check_canon("TRUNCATE TABLE t PARTITION (h = 2)", "TRUNCATE TABLE t PARTITION (h = 2)");
+  check_canon("show partitions db.t", "SHOW PARTITIONS db.t");
   check_canon("create database d comment 'c' location '/x' with dbproperties (a = 'b')",
               "CREATE DATABASE d COMMENT 'c' WITH DBPROPERTIES ('a' = 'b', 'location' = '/x')");
   check_canon("CREATE SCHEMA IF NOT EXISTS d WITH PROPERTIES ('k' = 'v') COMMENT 'x'",
@@ -235,7 +240,7 @@ static void test_errors(void) {
   check_error("SELECT\n  a +\n  FROM t",
               "line 3:3: syntax error at 'FROM': expected an expression");
   check_error("SELEC 1", "line 1:1: syntax error at 'SELEC': expected a statement (SELECT, INSERT, "
-                         "UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, USE, SHOW or DESCRIBE)");
+                         "UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, TRUNCATE, USE, SHOW or DESCRIBE)");
   check_error("INSERT t VALUES (1)", "line 1:8: syntax error at 't': expected INTO");
   check_error("SELECT (1", "line 1:10: syntax error at end of input: expected ')'");
   check_error("SELECT CASE END", "line 1:13: syntax error at 'END': expected WHEN");
