@@ -81,7 +81,8 @@ class Split:
 class Plan:
     def __init__(self, handle):
         self._handle = handle
-        self.snapshot_id, rows = _cpaimon.plan_info(handle)
+        snapshot_id, rows = _cpaimon.plan_info(handle)
+        self.snapshot_id = snapshot_id or None  # None on a table without snapshots, as pypaimon
         self._splits = [Split(self, i, n) for i, n in enumerate(rows)]
 
     def splits(self) -> List[Split]:
@@ -231,7 +232,27 @@ class TableRead:
         # As pypaimon's new_read(): the limit in force when the read was made.
         self._limit = None if builder._limit is None else max(builder._limit, 0)
 
-    def _stream(self, splits: Optional[List[Split]], whole: bool = False):
+    def _threads(self, parallelism: Optional[int]) -> int:
+        """pypaimon's parallelism: the argument, else the table's read.parallelism, each >= 1;
+        neither: the library's choice (-1). At most 64 threads read."""
+        if parallelism is not None:
+            value, source = parallelism, "parallelism"
+        else:
+            option = self._builder.table.options.get("read.parallelism")
+            if option is None:
+                return -1
+            try:
+                value = int(option)
+            except ValueError:
+                raise ValueError(f"Could not parse value '{option}' for key 'read.parallelism'.")
+            source = "read.parallelism"
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{source} must be an int")
+        if value < 1:
+            raise ValueError(f"{source} must be >= 1, got {value}")
+        return min(value, 64)
+
+    def _stream(self, splits: Optional[List[Split]], whole: bool = False, threads: int = -1):
         """The C stream of `splits`; `whole` when every batch will be kept (to_arrow), which lets
         the C read threads run ahead without bound (include/cpaimon/read.h)."""
         if not splits:
@@ -240,22 +261,30 @@ class TableRead:
         if any(s._plan is not plan for s in splits):
             raise ValueError("splits must come from one plan")
         return _cpaimon.plan_read(plan._rb, plan._handle, [s.index for s in splits], self._limit,
-                                  whole)
+                                  whole, threads)
 
-    def _reader(self, splits, whole):
-        stream = self._stream(splits, whole)
+    def _reader(self, splits, whole, parallelism=None):
+        threads = self._threads(parallelism)
+        stream = self._stream(splits, whole, threads)
         if stream is None:
             return pa.RecordBatchReader.from_batches(self._builder.read_type(), [])
         return pa.RecordBatchReader._import_from_c_capsule(stream.__arrow_c_stream__())
 
-    def to_arrow_batch_reader(self, splits: List[Split]) -> pa.RecordBatchReader:
-        return self._reader(splits, False)
+    def to_arrow_batch_reader(self, splits: List[Split], blob_parallelism: Optional[int] = None,
+                              parallelism: Optional[int] = None) -> pa.RecordBatchReader:
+        """``parallelism`` as pypaimon's; ``blob_parallelism`` is accepted (no BLOB columns yet)."""
+        if blob_parallelism is not None and blob_parallelism < 1:
+            raise ValueError(f"blob_parallelism must be >= 1, got {blob_parallelism}")
+        return self._reader(splits, False, parallelism)
 
-    def to_arrow(self, splits: List[Split]) -> pa.Table:
-        return self._reader(splits, True).read_all()
+    def to_arrow(self, splits: List[Split], blob_parallelism: Optional[int] = None,
+                 parallelism: Optional[int] = None) -> pa.Table:
+        if blob_parallelism is not None and blob_parallelism < 1:
+            raise ValueError(f"blob_parallelism must be >= 1, got {blob_parallelism}")
+        return self._reader(splits, True, parallelism).read_all()
 
-    def to_pandas(self, splits: List[Split]):
-        return self.to_arrow(splits).to_pandas()
+    def to_pandas(self, splits: List[Split], parallelism: Optional[int] = None):
+        return self.to_arrow(splits, parallelism=parallelism).to_pandas()
 
     def to_iterator(self, splits: List[Split]) -> Iterator[InternalRow]:
         """The rows of `splits` one by one, as InternalRow objects (get_field(i),
@@ -266,11 +295,12 @@ class TableRead:
             for values in zip(*columns):
                 yield InternalRow(values)
 
-    def to_duckdb(self, splits: List[Split], table_name: str, connection=None):
+    def to_duckdb(self, splits: List[Split], table_name: str, connection=None,
+                  parallelism: Optional[int] = None):
         """Registers the rows of `splits` (an Arrow table) in DuckDB as `table_name`, on
         `connection` or a new in-memory connection, and returns the connection."""
         import duckdb
 
         con = connection or duckdb.connect(database=":memory:")
-        con.register(table_name, self.to_arrow(splits))
+        con.register(table_name, self.to_arrow(splits, parallelism=parallelism))
         return con

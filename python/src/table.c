@@ -1034,13 +1034,15 @@ static PyObject *py_plan_info(PyObject *self, PyObject *args) {
   return out;
 }
 
-/* plan_read(rb, plan, indices or None[, limit[, whole]]) -> ArrowStream; `whole`: the caller
- * keeps every batch (to_arrow), so read threads may run ahead without bound. `limit` (an int, or
- * None for none) replaces the builder's row limit for this and later reads through `rb`. */
+/* plan_read(rb, plan, indices or None[, limit[, whole[, threads]]]) -> ArrowStream; `whole`:
+ * the caller keeps every batch (to_arrow), so read threads may run ahead without bound. `limit`
+ * (an int, or None for none) replaces the builder's row limit for this and later reads through
+ * `rb`. `threads`: paimon_read_builder_set_read_threads (-1: the library's choice). */
 static PyObject *py_plan_read(PyObject *self, PyObject *args) {
   PyObject *rbcap, *pcap, *indices, *limit = NULL;
-  int whole = 0;
-  if (!PyArg_ParseTuple(args, "OOO|Op", &rbcap, &pcap, &indices, &limit, &whole)) return NULL;
+  int whole = 0, threads = -1;
+  if (!PyArg_ParseTuple(args, "OOO|Opi", &rbcap, &pcap, &indices, &limit, &whole, &threads))
+    return NULL;
   paimon_read_builder *rb = unwrap(rbcap, &K_RB);
   paimon_plan *p = rb ? unwrap(pcap, &K_PLAN) : NULL;
   if (!p) return NULL;
@@ -1072,6 +1074,7 @@ static PyObject *py_plan_read(PyObject *self, PyObject *args) {
   struct ArrowArrayStream stream;
   /* A consumer that keeps every batch lets the read threads run ahead without bound. */
   int rc = paimon_read_builder_set_read_ahead(rb, whole ? -1 : 2, &err);
+  if (!rc) rc = paimon_read_builder_set_read_threads(rb, threads, &err);
   if (rc) {
     PyMem_Free(idx);
     return cp_py_raise(rc, &err);

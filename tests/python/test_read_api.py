@@ -396,3 +396,47 @@ def test_time_travel_copy_shards_and_limits(env, ident):
     assert read(py_t, limit=6).num_rows == 6
     pf = PARTITION_FILTERS["pt=b"]
     assert by_row_id(read(cp_t, pfilter=pf)) == by_row_id(read(py_t, pfilter=pf))
+
+
+@pytest.mark.parametrize("parallelism", [1, 2, 3, 100])
+def test_parallelism_reads_the_same_rows(env, parallelism):
+    """pypaimon's parallelism= on to_arrow / to_pandas / to_arrow_batch_reader / to_duckdb: the
+    same rows in the same order whatever the number of read threads (capped at 64)."""
+    t = env.table("cp", "db.app")
+    rb = t.new_read_builder()
+    splits = rb.new_scan().plan().splits()
+    assert len(splits) >= 2
+    base = rb.new_read().to_arrow(splits, parallelism=1)
+    assert rb.new_read().to_arrow(splits, parallelism=parallelism).equals(base)
+    assert rb.new_read().to_pandas(splits, parallelism=parallelism).equals(base.to_pandas())
+    assert pa.Table.from_batches(list(rb.new_read().to_arrow_batch_reader(
+        splits, parallelism=parallelism)), base.schema).equals(base)
+    con = rb.new_read().to_duckdb(splits, "t", parallelism=parallelism)
+    assert con.execute("SELECT count(*) FROM t").fetchone()[0] == base.num_rows
+
+
+@pytest.mark.parametrize("lib", ["cpaimon", "pypaimon"])
+def test_parallelism_validated_as_pypaimon(env, lib):
+    t = env.table("cp" if lib == "cpaimon" else "py", "db.app")
+    rb = t.new_read_builder()
+    splits = rb.new_scan().plan().splits()
+    with pytest.raises(ValueError, match="parallelism must be >= 1, got 0"):
+        rb.new_read().to_arrow(splits, parallelism=0)
+    with pytest.raises(ValueError, match="parallelism must be >= 1, got 0"):
+        rb.new_read().to_arrow([], parallelism=0)
+    bad = t.copy({"read.parallelism": "0"}).new_read_builder()
+    with pytest.raises(ValueError, match="read.parallelism must be >= 1, got 0"):
+        bad.new_read().to_arrow(bad.new_scan().plan().splits())
+    good = t.copy({"read.parallelism": "2"}).new_read_builder()
+    assert good.new_read().to_arrow(good.new_scan().plan().splits()).num_rows == \
+        rb.new_read().to_arrow(splits).num_rows
+
+
+def test_plan_snapshot_id_none_on_an_empty_table(tmp_path):
+    for lib in (cpaimon, pypaimon):
+        opts = {"warehouse": str(tmp_path / lib.__name__)}
+        cat = lib.CatalogFactory.create(opts)
+        cat.create_database("d", False)
+        cat.create_table("d.t", lib.Schema.from_pyarrow_schema(pa.schema([("x", pa.int32())])),
+                         False)
+        assert cat.get_table("d.t").new_read_builder().new_scan().plan().snapshot_id is None
