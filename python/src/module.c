@@ -8,8 +8,43 @@
 
 static PyObject *commit_conflict_error;
 
+/* pypaimon's exception for a catalog message such as "Table db.t does not exist." (one of
+ * cpaimon.catalog.catalog_exception.BY_MESSAGE), or NULL (no error set) when none fits. */
+static PyObject *catalog_exception(int code, const char *msg) {
+  if (code != PAIMON_ENOTFOUND && code != PAIMON_EEXIST) return NULL;
+  PyObject *mod = PyImport_ImportModule("cpaimon.catalog.catalog_exception");
+  PyObject *table = mod ? PyObject_GetAttrString(mod, "BY_MESSAGE") : NULL;
+  Py_XDECREF(mod);
+  PyObject *fast = table ? PySequence_Fast(table, "BY_MESSAGE") : NULL;
+  Py_XDECREF(table);
+  PyObject *exc = NULL;
+  size_t len = strlen(msg);
+  if (len && msg[len - 1] == '.') len--;
+  for (Py_ssize_t i = 0; fast && !exc && i < PySequence_Fast_GET_SIZE(fast); i++) {
+    const char *pre, *suf;
+    PyObject *cls;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "ssO", &pre, &suf, &cls)) break;
+    size_t np = strlen(pre), ns = strlen(suf);
+    if (len <= np + ns || strncmp(msg, pre, np) != 0 || strncmp(msg + len - ns, suf, ns) != 0)
+      continue;
+    PyObject *name = PyUnicode_FromStringAndSize(msg + np, (Py_ssize_t)(len - np - ns));
+    exc = name ? PyObject_CallFunction(cls, "Os", name, msg) : NULL;
+    Py_XDECREF(name);
+    if (!exc) break;
+  }
+  Py_XDECREF(fast);
+  PyErr_Clear(); /* a failure here falls back to the built-in error */
+  return exc;
+}
+
 PyObject *cp_py_raise(int code, const paimon_error *err) {
   const char *msg = err && err->message[0] ? err->message : paimon_status_name(code);
+  PyObject *exc = catalog_exception(code, msg);
+  if (exc) {
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+    return NULL;
+  }
   PyObject *type;
   switch (code) {
   case PAIMON_EINVAL: type = PyExc_ValueError; break;

@@ -184,8 +184,15 @@ class FileSystemCatalog:
                     ignore_if_not_exists: bool = False):
         if isinstance(changes, SchemaChange):
             changes = [changes]
-        _cpaimon.catalog_alter_table(self._handle, _identifier(identifier),
-                                     [c._native() for c in changes], ignore_if_not_exists)
+        ident = _identifier(identifier)
+        try:
+            _cpaimon.catalog_alter_table(self._handle, ident, [c._native() for c in changes],
+                                         ignore_if_not_exists)
+        except (FileExistsError, FileNotFoundError) as e:
+            # pypaimon raises a RuntimeError for a change naming a column that is (not) there
+            if str(e).startswith("Column "):
+                raise RuntimeError(f"Failed to alter table {ident}: {e}") from e
+            raise
 
 
 class RESTCatalog(FileSystemCatalog):
