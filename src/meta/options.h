@@ -52,6 +52,7 @@ int cp_parse_memory_size(const char *text, int64_t *out, paimon_error *err);
 #define CP_OPT_FILE_COMPRESSION "file.compression"
 #define CP_OPT_FILE_COMPRESSION_ZSTD_LEVEL "file.compression.zstd-level"
 #define CP_OPT_TARGET_FILE_SIZE "target-file-size"
+#define CP_OPT_TARGET_FILE_ROW_NUM "target-file-row-num"
 #define CP_OPT_MANIFEST_COMPRESSION "manifest.compression"
 /* cpaimon's own: threads compressing Parquet pages beside the writing thread (-1: automatic). */
 #define CP_OPT_WRITE_COMPRESS_THREADS "cpaimon.write.compress-threads"

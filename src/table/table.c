@@ -37,6 +37,11 @@ int cp_core_options_parse(const cp_table_schema *s, cp_core_options *o, paimon_e
                                      &o->partition_group_on_commit, err));
   CP_RETURN_IF_ERROR(cp_options_memory_size(opts, CP_OPT_TARGET_FILE_SIZE, 256LL << 20,
                                             &o->target_file_size, err));
+  CP_RETURN_IF_ERROR(
+      cp_options_int64(opts, CP_OPT_TARGET_FILE_ROW_NUM, INT64_MAX, &o->target_file_row_num, err));
+  if (o->target_file_row_num < 1)
+    return paimon_error_set(err, PAIMON_EINVAL, "%s should be at least 1",
+                            CP_OPT_TARGET_FILE_ROW_NUM);
   const char *codec = opt_or(s, CP_OPT_FILE_COMPRESSION, "zstd");
   /* Parquet "lz4" means LZ4_RAW when writing (spec/parquet.md §2.3.4). */
   if (strcasecmp(codec, "lz4") == 0)

@@ -36,6 +36,7 @@ typedef struct cp_core_options {
   bool deletion_vectors;
   bool partition_group_on_commit;   /* default true */
   int64_t target_file_size;         /* 256 MiB for append tables */
+  int64_t target_file_row_num;      /* rows per new data file (pypaimon's; INT64_MAX: none) */
   cp_codec file_codec;              /* zstd */
   int file_zstd_level;              /* 1 */
   int compress_threads;             /* cpaimon.write.compress-threads: -1 automatic, 0..64 */

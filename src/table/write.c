@@ -37,6 +37,8 @@ typedef struct partition_writer {
   const char *file_name;
   cp_data_file_meta *done;
   size_t n_done, cap_done;
+  int file_counter; /* the next file's number in this partition (Java's and pypaimon's names) */
+  int64_t rows;     /* rows in the open file */
 } partition_writer;
 
 struct paimon_write {
@@ -48,7 +50,6 @@ struct paimon_write {
   size_t n_part;
   cp_pq_writer_options pq_opts;
   char uuid[37];
-  int file_counter;
   partition_writer *writers;
   size_t n_writers;
   cp_arena arena; /* partitions, file names, stats of finished files */
@@ -104,6 +105,12 @@ static int resolve_partitions(paimon_write *w, paimon_error *err) {
 
 int paimon_write_new(paimon_write **out, paimon_table *table, const char *const *write_cols,
                      size_t n_write_cols, paimon_error *err) {
+  /* As pypaimon: files are rolled by row count only on data-evolution tables. */
+  if (table->options.target_file_row_num != INT64_MAX && !table->options.data_evolution)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "target-file-row-num is set on table %s, but files are rolled by row "
+                            "count only on data-evolution append tables (as pypaimon); unset it",
+                            table->full_name);
   paimon_write *w = calloc(1, sizeof *w);
   if (!w) return CP_ENOMEM(err, "write");
   w->table = table;
@@ -136,18 +143,28 @@ static int normalize(paimon_write *w, const struct ArrowSchema *schema,
   if (in.type.id != CP_ARROW_STRUCT)
     rc = paimon_error_set(err, PAIMON_EINVAL, "input must be a record batch (struct array)");
   size_t n = w->write_row->n_fields;
-  for (int64_t c = 0; !rc && c < in.n_children; c++)
+  /* As pypaimon: the input holds the write columns, or every column of the table (of which the
+   * write columns are taken). */
+  const cp_type *table_row = w->table->schema->row;
+  bool whole = !rc && (size_t)in.n_children == table_row->n_fields;
+  for (int64_t c = 0; whole && c < in.n_children; c++)
+    whole = cp_row_field_index(table_row, in.children[c].name) >= 0;
+  for (int64_t c = 0; !rc && !whole && c < in.n_children; c++)
     if (cp_row_field_index(w->write_row, in.children[c].name) < 0)
-      rc =
-          paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in the write columns of table %s.",
-                           in.children[c].name, w->table->full_name);
+      rc = paimon_error_set(err, PAIMON_EINVAL,
+                            "Input schema isn't consistent with table schema and write cols. "
+                            "Column %s is not in the write columns of table %s.",
+                            in.children[c].name, w->table->full_name);
   if (!rc) rc = cp_array_init(out, 1, (int64_t)n, err);
   if (!rc) out->length = in.length;
   for (size_t i = 0; !rc && i < n; i++) {
     const cp_field *f = &w->write_row->fields[i];
     int64_t c = cp_view_child_index(&in, f->name);
     if (c < 0) {
-      rc = paimon_error_set(err, PAIMON_EINVAL, "Column %s is missing in the input data.", f->name);
+      rc = paimon_error_set(err, PAIMON_EINVAL,
+                            "Input schema isn't consistent with table schema and write cols. "
+                            "Column %s is missing in the input data.",
+                            f->name);
       break;
     }
     const cp_array_view *cv = &in.children[c];
@@ -167,6 +184,7 @@ static int normalize(paimon_write *w, const struct ArrowSchema *schema,
       cp_buf_nul_terminate(&a, NULL);
       cp_buf_nul_terminate(&b, NULL);
       rc = paimon_error_set(err, PAIMON_EINVAL,
+                            "Input schema isn't consistent with table schema and write cols. "
                             "Column %s has type %s in the input, which cannot be written to %s "
                             "(Arrow %s)",
                             f->name, a.data ? (char *)a.data : "?",
@@ -195,7 +213,8 @@ static int64_t local_millis_as_utc(void) {
 static int open_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
   char name[128];
   snprintf(name, sizeof name, "%s%s-%d.parquet", w->table->options.data_file_prefix, w->uuid,
-           w->file_counter++);
+           pw->file_counter++);
+  pw->rows = 0;
   size_t n = strlen(pw->dir) + strlen(name) + 2;
   pw->path = malloc(n);
   pw->file_name = cp_arena_strdup(&w->arena, name);
@@ -317,11 +336,9 @@ static int find_writer(paimon_write *w, cp_bytes partition, partition_writer **o
   return PAIMON_OK;
 }
 
-/* Writes rows of one partition; rolls the file at target-file-size. */
-static int write_partition(paimon_write *w, cp_bytes partition, const struct ArrowArray *rows,
-                           paimon_error *err) {
-  partition_writer *pw = NULL;
-  CP_RETURN_IF_ERROR(find_writer(w, partition, &pw, err));
+/* Writes rows into the open file of one partition; rolls it at target-file-size. */
+static int write_rows(paimon_write *w, partition_writer *pw, const struct ArrowArray *rows,
+                      paimon_error *err) {
   if (!pw->pq) CP_RETURN_IF_ERROR(open_file(w, pw, err));
   int rc = cp_pq_writer_write(pw->pq, &w->write_arrow, rows, err);
   if (rc) {
@@ -329,9 +346,32 @@ static int write_partition(paimon_write *w, cp_bytes partition, const struct Arr
     if (rc != PAIMON_EINVAL) discard_open_file(pw);
     return rc;
   }
-  if ((int64_t)cp_pq_writer_estimated_size(pw->pq) >= w->table->options.target_file_size)
+  pw->rows += rows->length;
+  if (pw->rows >= w->table->options.target_file_row_num ||
+      (int64_t)cp_pq_writer_estimated_size(pw->pq) >= w->table->options.target_file_size)
     return finish_file(w, pw, err);
   return PAIMON_OK;
+}
+
+/* Writes rows of one partition, split so that no file holds more than target-file-row-num. */
+static int write_partition(paimon_write *w, cp_bytes partition, const struct ArrowArray *rows,
+                           paimon_error *err) {
+  partition_writer *pw = NULL;
+  CP_RETURN_IF_ERROR(find_writer(w, partition, &pw, err));
+  int64_t limit = w->table->options.target_file_row_num;
+  if (rows->length <= limit - pw->rows) return write_rows(w, pw, rows, err);
+  int rc = PAIMON_OK;
+  for (int64_t at = 0; !rc && at < rows->length;) {
+    int64_t k = limit - (pw->pq ? pw->rows : 0);
+    if (k > rows->length - at) k = rows->length - at;
+    struct ArrowArray part;
+    memset(&part, 0, sizeof part);
+    rc = cp_array_slice((struct ArrowArray *)rows, at, k, &part, err);
+    if (!rc) rc = write_rows(w, pw, &part, err);
+    if (part.release) part.release(&part);
+    at += k;
+  }
+  return rc;
 }
 
 /* ------------------------------------ partition split ------------------------------------ */

@@ -1,0 +1,84 @@
+"""Write behaviours cpaimon now shares with pypaimon 2.1 (issue 15 item 9): the input of a
+``with_write_type`` writer may hold every table column (the write columns are taken), other
+inputs fail with pypaimon's "Input schema isn't consistent ..." message; ``target-file-row-num``
+rolls data-evolution files by row count exactly where pypaimon does and is refused on other
+tables; data files are numbered per partition (the first in each is ``-0``)."""
+import glob
+import os
+
+import pyarrow as pa
+import pypaimon
+import pytest
+
+import cpaimon
+
+SCHEMA = pa.schema([("x", pa.int32()), ("y", pa.string()), ("p", pa.string())])
+DE = {"row-tracking.enabled": "true", "data-evolution.enabled": "true"}
+
+
+def make(lib, opts, name, options):
+    cat = lib.CatalogFactory.create(opts)
+    cat.create_database("d", True)
+    cat.create_table(f"d.{name}", lib.Schema.from_pyarrow_schema(
+        SCHEMA, partition_keys=["p"], options=options), False)
+    return cat.get_table(f"d.{name}")
+
+
+def files(opts, name):
+    st = cpaimon.CatalogFactory.create(opts).get_table(f"d.{name}$files")
+    rb = st.new_read_builder()
+    return sorted((r["partition"], r["record_count"], r["first_row_id"], r["write_cols"])
+                  for r in rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist())
+
+
+def data(ids, p="a"):
+    return pa.table({"x": pa.array(ids, pa.int32()), "y": [f"y{i}" for i in ids],
+                     "p": [p] * len(ids)})
+
+
+@pytest.mark.parametrize("lib", [cpaimon, pypaimon], ids=["cpaimon", "pypaimon"])
+def test_write_type_takes_its_columns_from_a_whole_row(tmp_path, lib):
+    opts = {"warehouse": str(tmp_path / "wh")}
+    t = make(lib, opts, "t", DE)
+    wb = t.new_batch_write_builder()
+    w = wb.new_write().with_write_type(["x", "p"])
+    w.write_arrow(data([1, 2]))  # every table column: x and p are written
+    wb.new_commit().commit(w.prepare_commit())
+    assert files(opts, "t") == [("{a}", 2, 0, ["x", "p"])]
+    w = t.new_batch_write_builder().new_write().with_write_type(["x", "p"])
+    with pytest.raises(ValueError, match="Input schema isn't consistent with table schema and "
+                                         "write cols."):
+        w.write_arrow(data([3]).select(["x", "y"]))  # neither the write columns nor the table's
+
+
+def test_target_file_row_num_rolls_as_pypaimon(tmp_path):
+    opts = {"warehouse": str(tmp_path / "wh")}
+    for lib in (cpaimon, pypaimon):
+        t = make(lib, opts, lib.__name__, dict(DE, **{"target-file-row-num": "3"}))
+        wb = t.new_batch_write_builder()
+        w = wb.new_write()
+        w.write_arrow(pa.concat_tables([data(range(7)), data([7], "b")]))
+        w.write_arrow(data([8, 9]))
+        wb.new_commit().commit(w.prepare_commit())
+    assert files(opts, "cpaimon") == files(opts, "pypaimon")
+    assert [f[1] for f in files(opts, "cpaimon")] == [3, 3, 3, 1]
+    for lib in (cpaimon, pypaimon):
+        t = make(lib, opts, f"plain_{lib.__name__}", {"target-file-row-num": "3"})
+        w = t.new_batch_write_builder().new_write()
+        with pytest.raises(NotImplementedError, match="target-file-row-num"):
+            w.write_arrow(data([1]))
+            w.prepare_commit()
+    with pytest.raises(ValueError, match="target-file-row-num should be at least 1"):
+        make(cpaimon, opts, "zero", dict(DE, **{"target-file-row-num": "0"}))
+
+
+def test_files_are_numbered_per_partition(tmp_path):
+    opts = {"warehouse": str(tmp_path / "wh")}
+    t = make(cpaimon, opts, "t", DE)
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(pa.concat_tables([data([1], "a"), data([2], "b"), data([3], "c")]))
+    wb.new_commit().commit(w.prepare_commit())
+    names = glob.glob(str(tmp_path / "wh" / "d.db" / "t" / "p=*" / "bucket-0" / "*.parquet"))
+    assert len(names) == 3
+    assert all(os.path.basename(n).endswith("-0.parquet") for n in names)
