@@ -408,6 +408,15 @@ int paimon_catalog_rename_table(paimon_catalog *c, const char *from, const char 
   return rc;
 }
 
+/* Whether database `name` exists; a missing one is ENOTFOUND unless `ignore_if_not_exists`. */
+static int database_present(paimon_catalog *c, const char *name, bool ignore_if_not_exists,
+                            bool *exists, paimon_error *err) {
+  CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, exists, err));
+  if (!*exists && !ignore_if_not_exists)
+    return paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", name);
+  return PAIMON_OK;
+}
+
 void paimon_database_free(paimon_database *db) {
   if (!db) return;
   for (size_t i = 0; i < db->n_options; i++) {
@@ -460,12 +469,9 @@ int paimon_catalog_alter_database(paimon_catalog *c, const char *name,
   if (!n) return PAIMON_OK;
   if (c->rest) return cp_rest_alter_database(c->rest, name, changes, n, ignore_if_not_exists, err);
   bool exists = false;
-  CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
-  if (!exists)
-    return ignore_if_not_exists
-               ? PAIMON_OK
-               : paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", name);
-  return paimon_error_set(err, PAIMON_EUNSUPPORTED, "Alter database is not supported.");
+  CP_RETURN_IF_ERROR(database_present(c, name, ignore_if_not_exists, &exists, err));
+  return exists ? paimon_error_set(err, PAIMON_EUNSUPPORTED, "Alter database is not supported.")
+                : PAIMON_OK;
 }
 
 int paimon_catalog_drop_database(paimon_catalog *c, const char *name, bool ignore_if_not_exists,
@@ -474,11 +480,8 @@ int paimon_catalog_drop_database(paimon_catalog *c, const char *name, bool ignor
     return paimon_error_set(err, PAIMON_EINVAL, "Can't do operation on system database.");
   if (c->rest) return cp_rest_drop_database(c->rest, name, ignore_if_not_exists, cascade, err);
   bool exists = false;
-  CP_RETURN_IF_ERROR(paimon_catalog_database_exists(c, name, &exists, err));
-  if (!exists)
-    return ignore_if_not_exists
-               ? PAIMON_OK
-               : paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", name);
+  CP_RETURN_IF_ERROR(database_present(c, name, ignore_if_not_exists, &exists, err));
+  if (!exists) return PAIMON_OK;
   paimon_string_list tables;
   CP_RETURN_IF_ERROR(paimon_catalog_list_tables(c, name, &tables, err));
   size_t n_tables = tables.count;
