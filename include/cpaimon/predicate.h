@@ -128,6 +128,10 @@ size_t paimon_predicate_format(const paimon_predicate *p, char *buf, size_t size
 /* Releases `p`; NULL is a no-op. */
 void paimon_predicate_free(paimon_predicate *p);
 
+/* A new, independent copy of `p` (for callers that keep `p` while handing a predicate to
+ * paimon_predicate_and / _or / _not, which take their children). */
+int paimon_predicate_copy(const paimon_predicate *p, paimon_predicate **out, paimon_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -109,6 +109,11 @@ int paimon_update_by_predicate(paimon_update *u, const paimon_predicate *predica
                                const paimon_assignment *assignments, size_t n,
                                paimon_commit_messages **out, paimon_error *err);
 
+/* The checks of paimon_update_by_predicate on the table and the assigned columns (only `column`
+ * is read), without reading anything: for callers computing values themselves. */
+int paimon_update_check_assignments(paimon_update *u, const paimon_assignment *assignments,
+                                    size_t n, paimon_error *err);
+
 /* The rows matching `predicate` (NULL: all) as a stream of record batches with the columns
  * `read_cols` (table columns) then `_ROW_ID`, one batch per row-id group that has matches, in
  * scan order: what a caller computing new values itself (pypaimon's callable assignments) reads

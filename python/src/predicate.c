@@ -7,7 +7,6 @@
 
 #include "cpaimon/predicate.h"
 #include "cpaimon/read.h"
-#include "expr/predicate.h"
 #include "module.h"
 
 #define PRED_CAPSULE "cpaimon.predicate"
@@ -30,9 +29,7 @@ static PyObject *wrap_pred(paimon_predicate *p) {
 /* A copy of the predicate inside `cap` (combining consumes its children; Python keeps its own). */
 static paimon_predicate *copy_pred(PyObject *cap, paimon_error *err) {
   paimon_predicate *p = PyCapsule_GetPointer(cap, PRED_CAPSULE), *out = NULL;
-  cp_expr *e = NULL;
-  if (!p || cp_expr_copy(&e, p->expr, err) != 0 || cp_predicate_wrap(&out, e, err) != 0)
-    return NULL;
+  if (!p || paimon_predicate_copy(p, &out, err) != 0) return NULL;
   return out;
 }
 

@@ -10,9 +10,7 @@
 
 #include "cpaimon/commit.h"
 #include "cpaimon/update.h"
-#include "expr/predicate.h"
 #include "module.h"
-#include "table/update_internal.h"
 
 #define TABLE_CAPSULE "cpaimon.table"
 #define MSGS_CAPSULE "cpaimon.commit_messages"
@@ -490,7 +488,7 @@ static PyObject *py_update_check_assignments(PyObject *self, PyObject *args) {
   }
   for (size_t i = 0; i < n; i++) a[i].column = c[i];
   paimon_error err;
-  int rc = cp_update_check_assignments(u, a, n, &err);
+  int rc = paimon_update_check_assignments(u, a, n, &err);
   PyMem_Free(a);
   PyMem_Free(c);
   if (rc) return cp_py_raise(rc, &err);

@@ -35,6 +35,14 @@ void paimon_predicate_free(paimon_predicate *p) {
   free(p);
 }
 
+int paimon_predicate_copy(const paimon_predicate *p, paimon_predicate **out, paimon_error *err) {
+  *out = NULL;
+  if (!p) return paimon_error_set(err, PAIMON_EINVAL, "no predicate to copy");
+  cp_expr *e = NULL;
+  CP_RETURN_IF_ERROR(cp_expr_copy(&e, p->expr, err));
+  return cp_predicate_wrap(out, e, err);
+}
+
 int cp_predicate_bind(const paimon_predicate *p, const cp_type *row, cp_expr **out,
                       paimon_error *err) {
   *out = NULL;

@@ -178,11 +178,6 @@ int cp_update_columns_row(paimon_table *t, const char *const *names, size_t n, c
  * 'data-evolution.enabled' = 'true'." then the row-tracking variant. */
 int cp_update_require_de(paimon_table *t, const char *op, paimon_error *err);
 
-/* update_by_predicate's checks of the table and the assigned columns (only `column` is read):
- * data evolution and row tracking, non-empty, known columns, no partition column. */
-int cp_update_check_assignments(paimon_update *u, const paimon_assignment *a, size_t n,
-                                paimon_error *err);
-
 /* Parses a merge_into condition (update_cond.c) into an unbound expression whose column
  * references are named "s.<col>" / "t.<col>"; EINVAL naming the text and offset. */
 struct cp_expr;

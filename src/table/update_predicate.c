@@ -87,8 +87,8 @@ static int matched_row_ids(paimon_update *u, const paimon_predicate *predicate, 
   return rc;
 }
 
-int cp_update_check_assignments(paimon_update *u, const paimon_assignment *a, size_t n,
-                                paimon_error *err) {
+int paimon_update_check_assignments(paimon_update *u, const paimon_assignment *a, size_t n,
+                                    paimon_error *err) {
   CP_RETURN_IF_ERROR(cp_update_require_de(u->t, "update_by_predicate", err));
   if (n == 0) return paimon_error_set(err, PAIMON_EINVAL, "assignments must not be empty.");
   const cp_table_schema *s = u->t->schema;
@@ -141,7 +141,7 @@ static int load_assignments(const paimon_assignment *a, size_t n, cp_update_rows
 static int by_predicate(paimon_update *u, const paimon_predicate *predicate,
                         const paimon_assignment *a, size_t n, paimon_commit_messages *msgs,
                         paimon_error *err) {
-  CP_RETURN_IF_ERROR(cp_update_check_assignments(u, a, n, err));
+  CP_RETURN_IF_ERROR(paimon_update_check_assignments(u, a, n, err));
   CP_RETURN_IF_ERROR(cp_update_pin(u, err));
   cp_update_rows r;
   memset(&r, 0, sizeof r);
