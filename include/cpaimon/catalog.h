@@ -159,15 +159,24 @@ typedef enum paimon_schema_change_kind {
   PAIMON_RENAME_COLUMN,  /* name -> new_name */
   PAIMON_DROP_COLUMN,    /* name */
   PAIMON_UPDATE_COMMENT, /* the table comment (value; NULL removes it) */
-  PAIMON_UPDATE_COLUMN_COMMENT /* name, comment */
+  PAIMON_UPDATE_COLUMN_COMMENT, /* name, comment */
+  /* name, type (SQL type text); value "keep-nullability" keeps the column's nullability. The
+   * conversions older files need on reading: integer and FLOAT -> DOUBLE widening, DECIMAL
+   * precision growth at the same scale, CHAR/VARCHAR -> a longer VARCHAR or STRING,
+   * BINARY/VARBINARY -> a longer VARBINARY or BYTES, TIMESTAMP / TIME precision growth; others
+   * are EUNSUPPORTED (Java's casts between type families are not done when reading yet). */
+  PAIMON_UPDATE_COLUMN_TYPE,
+  PAIMON_UPDATE_COLUMN_NULLABILITY, /* name, value "true" (nullable) or "false" (NOT NULL) */
+  PAIMON_UPDATE_COLUMN_POSITION     /* name, value FIRST | LAST | AFTER | BEFORE, reference */
 } paimon_schema_change_kind;
 
 typedef struct paimon_schema_change {
   paimon_schema_change_kind kind;
-  const char *name;    /* column name, or option key */
-  const char *value;   /* option value, new column name, or table comment */
-  const char *type;    /* ADD_COLUMN: SQL type text such as "ARRAY<FLOAT>" */
-  const char *comment; /* column comment */
+  const char *name;      /* column name, or option key */
+  const char *value;     /* option value, new column name, or table comment */
+  const char *type;      /* ADD_COLUMN: SQL type text such as "ARRAY<FLOAT>" */
+  const char *comment;   /* column comment */
+  const char *reference; /* UPDATE_COLUMN_POSITION AFTER / BEFORE: the other column */
 } paimon_schema_change;
 
 /* Applies all changes atomically as schema N+1 (Java SchemaManager semantics and messages). */

@@ -468,11 +468,14 @@ static const struct {
                     {"rename_column", PAIMON_RENAME_COLUMN},
                     {"drop_column", PAIMON_DROP_COLUMN},
                     {"update_comment", PAIMON_UPDATE_COMMENT},
-                    {"update_column_comment", PAIMON_UPDATE_COLUMN_COMMENT}};
+                    {"update_column_comment", PAIMON_UPDATE_COLUMN_COMMENT},
+                    {"update_column_type", PAIMON_UPDATE_COLUMN_TYPE},
+                    {"update_column_nullability", PAIMON_UPDATE_COLUMN_NULLABILITY},
+                    {"update_column_position", PAIMON_UPDATE_COLUMN_POSITION}};
 
 static const char *opt_str(PyObject *o) { return o == Py_None ? NULL : PyUnicode_AsUTF8(o); }
 
-/* changes: list of (kind, name, value, type, comment). */
+/* changes: list of (kind, name, value, type, comment[, reference]). */
 static PyObject *py_alter_table(PyObject *self, PyObject *args) {
   PyObject *cap, *changes;
   const char *ident;
@@ -490,9 +493,9 @@ static PyObject *py_alter_table(PyObject *self, PyObject *args) {
   }
   for (Py_ssize_t i = 0; i < n; i++) {
     const char *kind;
-    PyObject *name, *value, *type, *comment;
-    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sOOOO", &kind, &name, &value, &type,
-                          &comment))
+    PyObject *name, *value, *type, *comment, *reference = Py_None;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sOOOO|O", &kind, &name, &value, &type,
+                          &comment, &reference))
       goto fail;
     size_t k = 0;
     while (k < sizeof change_kinds / sizeof change_kinds[0] && strcmp(change_kinds[k].name, kind))
@@ -501,8 +504,8 @@ static PyObject *py_alter_table(PyObject *self, PyObject *args) {
       PyErr_Format(PyExc_ValueError, "unknown schema change '%s'", kind);
       goto fail;
     }
-    arr[i] = (paimon_schema_change){change_kinds[k].kind, opt_str(name), opt_str(value),
-                                    opt_str(type), opt_str(comment)};
+    arr[i] = (paimon_schema_change){change_kinds[k].kind, opt_str(name),    opt_str(value),
+                                    opt_str(type),        opt_str(comment), opt_str(reference)};
     if (PyErr_Occurred()) goto fail;
   }
   paimon_error err;

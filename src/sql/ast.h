@@ -319,7 +319,10 @@ typedef enum cp_sql_alter_kind {
   CP_SQL_ALTER_UNSET_PROPERTIES,
   CP_SQL_ALTER_COLUMN_COMMENT,
   CP_SQL_ALTER_RENAME_TABLE,
-  CP_SQL_ALTER_DROP_PARTITIONS
+  CP_SQL_ALTER_DROP_PARTITIONS,
+  CP_SQL_ALTER_COLUMN_TYPE,       /* columns[0]: name and type */
+  CP_SQL_ALTER_COLUMN_POSITION,   /* columns[0].name FIRST, or AFTER names[0] */
+  CP_SQL_ALTER_COLUMN_NULLABILITY /* columns[0].name SET NOT NULL (not_null) / DROP NOT NULL */
 } cp_sql_alter_kind;
 
 typedef struct cp_sql_alter_table {
@@ -333,6 +336,7 @@ typedef struct cp_sql_alter_table {
   size_t n_properties;
   bool if_exists;               /* UNSET TBLPROPERTIES IF EXISTS */
   cp_sql_name new_name;         /* RENAME TO (one part: the same database) */
+  bool not_null;                /* ALTER COLUMN ... SET NOT NULL */
   cp_sql_partition *partitions; /* DROP [IF EXISTS] PARTITION (...), ...; TRUNCATE's */
   size_t n_partitions;
 } cp_sql_alter_table;

@@ -234,6 +234,21 @@ static int print_alter(const cp_sql_alter_table *a, cp_buf *out, paimon_error *e
     CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
     CP_RETURN_IF_ERROR(put(out, " COMMENT ", err));
     return string(a->columns[0].comment, out, err);
+  case CP_SQL_ALTER_COLUMN_TYPE:
+    CP_RETURN_IF_ERROR(put(out, " ALTER COLUMN ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
+    CP_RETURN_IF_ERROR(put(out, " TYPE ", err));
+    return put(out, a->columns[0].type, err);
+  case CP_SQL_ALTER_COLUMN_POSITION:
+    CP_RETURN_IF_ERROR(put(out, " ALTER COLUMN ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
+    if (!a->n_names) return put(out, " FIRST", err);
+    CP_RETURN_IF_ERROR(put(out, " AFTER ", err));
+    return cp_sql_print_ident(a->names[0], out, err);
+  case CP_SQL_ALTER_COLUMN_NULLABILITY:
+    CP_RETURN_IF_ERROR(put(out, " ALTER COLUMN ", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
+    return put(out, a->not_null ? " SET NOT NULL" : " DROP NOT NULL", err);
   }
   return PAIMON_OK;
 }

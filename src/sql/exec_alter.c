@@ -73,6 +73,24 @@ static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
     return PAIMON_OK;
   case CP_SQL_ALTER_RENAME_TABLE:
   case CP_SQL_ALTER_DROP_PARTITIONS: break; /* not schema changes: see cp_sql_exec_alter */
+  case CP_SQL_ALTER_COLUMN_TYPE:
+    /* Spark's ALTER COLUMN ... TYPE keeps the column's nullability (Paimon's SparkCatalog) */
+    ch[0].kind = PAIMON_UPDATE_COLUMN_TYPE;
+    ch[0].type = a->columns[0].type;
+    ch[0].value = "keep-nullability";
+    *n = 1;
+    return column_name(t, a->columns[0].name, &ch[0].name, err);
+  case CP_SQL_ALTER_COLUMN_POSITION:
+    ch[0].kind = PAIMON_UPDATE_COLUMN_POSITION;
+    ch[0].value = a->n_names ? "AFTER" : "FIRST";
+    *n = 1;
+    if (a->n_names) CP_RETURN_IF_ERROR(column_name(t, a->names[0], &ch[0].reference, err));
+    return column_name(t, a->columns[0].name, &ch[0].name, err);
+  case CP_SQL_ALTER_COLUMN_NULLABILITY:
+    ch[0].kind = PAIMON_UPDATE_COLUMN_NULLABILITY;
+    ch[0].value = a->not_null ? "false" : "true";
+    *n = 1;
+    return column_name(t, a->columns[0].name, &ch[0].name, err);
   case CP_SQL_ALTER_COLUMN_COMMENT:
     ch[0].kind = PAIMON_UPDATE_COLUMN_COMMENT;
     ch[0].comment = a->columns[0].comment;

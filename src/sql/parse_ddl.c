@@ -278,8 +278,30 @@ static int alter_column_comment(cp_sql_parser *p, cp_sql_alter_table *a, paimon_
   if (!a->columns) return PAIMON_ENOMEM;
   a->n_columns = 1;
   CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->columns[0].name, &a->columns[0].pos, err));
+  if (cp_ps_accept_kw(p, "type")) {
+    a->kind = CP_SQL_ALTER_COLUMN_TYPE;
+    return cp_ps_type(p, &a->columns[0].type, err);
+  }
+  if (cp_ps_accept_kw(p, "first")) {
+    a->kind = CP_SQL_ALTER_COLUMN_POSITION;
+    return PAIMON_OK;
+  }
+  if (cp_ps_accept_kw(p, "after")) {
+    a->kind = CP_SQL_ALTER_COLUMN_POSITION;
+    a->names = cp_ps_alloc(p, sizeof *a->names, err);
+    if (!a->names) return PAIMON_ENOMEM;
+    a->n_names = 1;
+    return cp_ps_ident(p, &a->names[0], NULL, err);
+  }
+  if (cp_ps_kw(p, "set") || cp_ps_kw(p, "drop")) {
+    a->kind = CP_SQL_ALTER_COLUMN_NULLABILITY;
+    a->not_null = cp_ps_kw(p, "set");
+    cp_ps_next(p);
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "not", err));
+    return cp_ps_expect_kw(p, "null", err);
+  }
   if (!cp_ps_accept_kw(p, "comment"))
-    return cp_ps_error(p, "COMMENT (only column comments can be altered)", err);
+    return cp_ps_error(p, "COMMENT, TYPE, FIRST, AFTER, SET NOT NULL or DROP NOT NULL", err);
   size_t len;
   return cp_ps_string(p, &a->columns[0].comment, &len, err);
 }

@@ -9,6 +9,7 @@
  */
 #include "table/rest_catalog.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,6 +416,30 @@ static int change_json(const paimon_schema_change *c, json_t **out, paimon_error
     o = json_pack("{s:[s], s:s?, s:s}", "fieldNames", c->name, "newComment", c->comment, "action",
                   "updateColumnComment");
     break;
+  case PAIMON_UPDATE_COLUMN_TYPE: {
+    cp_type *t = NULL;
+    json_t *type = NULL;
+    CP_RETURN_IF_ERROR(cp_type_parse(c->type, &t, err));
+    int rc = cp_type_to_json(t, &type, err);
+    cp_type_free(t);
+    CP_RETURN_IF_ERROR(rc);
+    bool keep = c->value && strcmp(c->value, "keep-nullability") == 0;
+    o = json_pack("{s:[s], s:o, s:b, s:s}", "fieldNames", c->name, "newDataType", type,
+                  "keepNullability", keep, "action", "updateColumnType");
+    break;
+  }
+  case PAIMON_UPDATE_COLUMN_NULLABILITY:
+    o = json_pack("{s:[s], s:b, s:s}", "fieldNames", c->name, "newNullability",
+                  c->value && strcmp(c->value, "true") == 0, "action", "updateColumnNullability");
+    break;
+  case PAIMON_UPDATE_COLUMN_POSITION: {
+    char kind[8] = {0};
+    for (size_t i = 0; c->value && c->value[i] && i < sizeof kind - 1; i++)
+      kind[i] = (char)toupper((unsigned char)c->value[i]);
+    o = json_pack("{s:{s:s, s:s?, s:s}, s:s}", "move", "fieldName", c->name, "referenceFieldName",
+                  c->reference, "type", kind, "action", "updateColumnPosition");
+    break;
+  }
   default: return paimon_error_set(err, PAIMON_EUNSUPPORTED, "schema change %d", (int)c->kind);
   }
   if (!o) return CP_ENOMEM(err, "request");

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/status.h"
 #include "base/time.h"
@@ -213,6 +214,164 @@ static int column_comment(alter_ctx *a, cp_table_schema *s, const paimon_schema_
   return PAIMON_OK;
 }
 
+/* Whether files written with `from` read as `to` (the Parquet reader's widening, schema_read.h). */
+static bool reads_as(const cp_type *from, const cp_type *to) {
+  cp_type_kind f = from->kind, t = to->kind;
+  bool fi = f >= CP_TYPE_TINYINT && f <= CP_TYPE_BIGINT,
+       ti = t >= CP_TYPE_TINYINT && t <= CP_TYPE_BIGINT;
+  if (fi && ti) return t >= f;
+  if (f == CP_TYPE_FLOAT || f == CP_TYPE_DOUBLE) return t == CP_TYPE_DOUBLE || t == f;
+  switch (f) {
+  case CP_TYPE_DECIMAL:
+    return t == CP_TYPE_DECIMAL && to->scale == from->scale && to->precision >= from->precision;
+  case CP_TYPE_CHAR:
+  case CP_TYPE_VARCHAR:
+    return (t == CP_TYPE_VARCHAR && to->length >= from->length) ||
+           (t == CP_TYPE_CHAR && f == CP_TYPE_CHAR && to->length == from->length);
+  case CP_TYPE_BINARY:
+  case CP_TYPE_VARBINARY:
+    return (t == CP_TYPE_VARBINARY && to->length >= from->length) ||
+           (t == CP_TYPE_BINARY && f == CP_TYPE_BINARY && to->length == from->length);
+  case CP_TYPE_TIME:
+  case CP_TYPE_TIMESTAMP:
+  case CP_TYPE_TIMESTAMP_LTZ: return t == f && to->precision >= from->precision;
+  default:
+    return cp_type_equals(from, to,
+                          CP_TYPE_EQ_IGNORE_NULLABILITY | CP_TYPE_EQ_IGNORE_FIELD_IDS |
+                              CP_TYPE_EQ_IGNORE_FIELD_DOCS);
+  }
+}
+
+/* Java's assertNullabilityChange (alter-column-null-to-not-null.disabled, default true). */
+static int nullability_change(alter_ctx *a, const cp_table_schema *s, const char *name, bool from,
+                              bool to) {
+  const char *opt = cp_options_get(&s->options, "alter-column-null-to-not-null.disabled");
+  bool disabled = !(opt && strcmp(opt, "false") == 0);
+  if (disabled && from && !to)
+    return paimon_error_set(a->err, PAIMON_EUNSUPPORTED,
+                            "Cannot update column type from nullable to non nullable for %s. You "
+                            "can set table configuration option "
+                            "'alter-column-null-to-not-null.disabled' = 'false' to allow "
+                            "converting null columns to not null",
+                            name);
+  return PAIMON_OK;
+}
+
+static bool is_primary_key(const cp_table_schema *s, const char *name) {
+  for (size_t i = 0; i < s->n_primary_keys; i++)
+    if (strcmp(s->primary_keys[i], name) == 0) return true;
+  return false;
+}
+
+/* Replaces field i's type by `t` (consumed). */
+static int set_field_type(alter_ctx *a, cp_table_schema *s, ptrdiff_t i, cp_type *t) {
+  cp_type_free(s->row->fields[i].type);
+  s->row->fields[i].type = t;
+  (void)a;
+  return PAIMON_OK;
+}
+
+static int column_type(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
+  if (!c->name || !c->type)
+    return paimon_error_set(a->err, PAIMON_EINVAL, "update_column_type needs a name and a type");
+  if (is_partition_key(s, c->name))
+    return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "Cannot update partition column: [%s]",
+                            c->name);
+  if (is_primary_key(s, c->name))
+    return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "Cannot update primary key");
+  ptrdiff_t i = cp_row_field_index(s->row, c->name);
+  if (i < 0) return column_missing(a, c->name);
+  const cp_type *old = s->row->fields[i].type;
+  cp_type *parsed = NULL, *t = NULL;
+  CP_RETURN_IF_ERROR(cp_type_parse(c->type, &parsed, a->err));
+  bool keep = c->value && strcmp(c->value, "keep-nullability") == 0;
+  int rc = cp_type_copy_nullable(&t, parsed, keep ? old->nullable : parsed->nullable, a->err);
+  cp_type_free(parsed);
+  if (!rc && !keep) rc = nullability_change(a, s, c->name, old->nullable, t->nullable);
+  if (!rc && !reads_as(old, t)) {
+    char *from = NULL, *to = NULL;
+    cp_type_to_sql(old, &from, NULL);
+    cp_type_to_sql(t, &to, NULL);
+    rc = paimon_error_set(a->err, PAIMON_EUNSUPPORTED,
+                          "Column type %s[%s] cannot be converted to %s: cpaimon reads older "
+                          "files only through widening conversions",
+                          c->name, from ? from : "?", to ? to : "?");
+    free(from);
+    free(to);
+  }
+  if (!rc && cp_type_is_nested(old)) {
+    /* the same nested structure: keep its field ids and docs, take the new nullability */
+    cp_type *same = NULL;
+    rc = cp_type_copy_nullable(&same, old, t->nullable, a->err);
+    cp_type_free(t);
+    t = same;
+  }
+  if (!rc) return set_field_type(a, s, i, t);
+  cp_type_free(t);
+  return rc;
+}
+
+static int column_nullability(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
+  ptrdiff_t i = c->name ? cp_row_field_index(s->row, c->name) : -1;
+  if (i < 0) return column_missing(a, c->name ? c->name : "(null)");
+  if (!c->value || (strcmp(c->value, "true") != 0 && strcmp(c->value, "false") != 0))
+    return paimon_error_set(a->err, PAIMON_EINVAL,
+                            "update_column_nullability needs \"true\" or \"false\"");
+  bool nullable = strcmp(c->value, "true") == 0;
+  if (nullable && is_primary_key(s, c->name))
+    return paimon_error_set(a->err, PAIMON_EUNSUPPORTED,
+                            "Cannot change nullability of primary key");
+  const cp_type *old = s->row->fields[i].type;
+  CP_RETURN_IF_ERROR(nullability_change(a, s, c->name, old->nullable, nullable));
+  cp_type *t = NULL;
+  CP_RETURN_IF_ERROR(cp_type_copy_nullable(&t, old, nullable, a->err));
+  return set_field_type(a, s, i, t);
+}
+
+/* Java's SchemaManager.applyMove: FIRST, LAST, AFTER or BEFORE a reference column. */
+static int column_position(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
+  cp_field *f = s->row->fields;
+  size_t n = s->row->n_fields;
+  ptrdiff_t from = c->name ? cp_row_field_index(s->row, c->name) : -1;
+  if (from < 0)
+    return paimon_error_set(a->err, PAIMON_EINVAL, "Field name not found: %s",
+                            c->name ? c->name : "(null)");
+  const char *how = c->value ? c->value : "";
+  ptrdiff_t to;
+  bool first = strcasecmp(how, "first") == 0, last = strcasecmp(how, "last") == 0;
+  bool after = strcasecmp(how, "after") == 0, before = strcasecmp(how, "before") == 0;
+  if (!first && !last && !after && !before)
+    return paimon_error_set(a->err, PAIMON_EINVAL,
+                            "update_column_position: move '%s' is not FIRST, LAST, AFTER or BEFORE",
+                            how);
+  if (first || last) {
+    to = first ? 0 : (ptrdiff_t)n - 1;
+  } else {
+    ptrdiff_t ref = c->reference ? cp_row_field_index(s->row, c->reference) : -1;
+    if (ref < 0)
+      return paimon_error_set(a->err, PAIMON_EINVAL, "Reference field name not found: %s",
+                              c->reference ? c->reference : "null");
+    to = ref;
+    if (after && from > ref) to++;
+    if (before && from < ref) to--;
+    if (ref == from) to = from;
+    if (to > (ptrdiff_t)n - 1) to = (ptrdiff_t)n - 1;
+    if (ref == from)
+      return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "Cannot move itself for column %s",
+                              c->name);
+  }
+  if ((first || last) && to == from)
+    return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "Cannot move itself for column %s",
+                            c->name);
+  cp_field moved = f[from];
+  if (to > from)
+    memmove(&f[from], &f[from + 1], (size_t)(to - from) * sizeof *f);
+  else if (to < from)
+    memmove(&f[to + 1], &f[to], (size_t)(from - to) * sizeof *f);
+  f[to] = moved;
+  return PAIMON_OK;
+}
+
 static int apply_change(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
   switch (c->kind) {
   case PAIMON_SET_OPTION: return set_option(a, s, c);
@@ -221,6 +380,9 @@ static int apply_change(alter_ctx *a, cp_table_schema *s, const paimon_schema_ch
   case PAIMON_RENAME_COLUMN: return rename_column(a, s, c);
   case PAIMON_DROP_COLUMN: return drop_column(a, s, c);
   case PAIMON_UPDATE_COLUMN_COMMENT: return column_comment(a, s, c);
+  case PAIMON_UPDATE_COLUMN_TYPE: return column_type(a, s, c);
+  case PAIMON_UPDATE_COLUMN_NULLABILITY: return column_nullability(a, s, c);
+  case PAIMON_UPDATE_COLUMN_POSITION: return column_position(a, s, c);
   case PAIMON_UPDATE_COMMENT: {
     char *comment = c->value ? strdup(c->value) : NULL;
     if (c->value && !comment) return CP_ENOMEM(a->err, "schema");

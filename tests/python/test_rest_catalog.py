@@ -341,6 +341,25 @@ def test_listings_follow_every_page(rest_server_factory):
     assert len(pages("/tables/p/partitions")) == 2
 
 
+def test_column_type_position_nullability_through_the_server(rest_server, rest_db):
+    """update_column_type / _position / _nullability go to the server as pypaimon sends them
+    (updateColumnType with keepNullability, updateColumnPosition with its move,
+    updateColumnNullability); the schema it writes is the one pypaimon reads."""
+    from cpaimon.schema.data_types import AtomicType
+    from cpaimon.schema.schema_change import Move, SchemaChange
+    cat = cpaimon.CatalogFactory.create(rest_server.options())
+    cat.create_database(rest_db, True)
+    cat.create_table(f"{rest_db}.t", cpaimon.Schema.from_pyarrow_schema(pa.schema([
+        ("a", pa.int32()), ("b", pa.float32()), pa.field("c", pa.string(), nullable=False)])),
+        False)
+    cat.alter_table(f"{rest_db}.t", [SchemaChange.update_column_type("a", AtomicType("BIGINT")),
+                                    SchemaChange.update_column_position(Move.after("a", "c")),
+                                    SchemaChange.update_column_nullability("c", True)])
+    t = pypaimon.CatalogFactory.create(rest_server.options()).get_table(f"{rest_db}.t")
+    assert [(f.name, str(f.type)) for f in t.fields] == [
+        ("b", "FLOAT"), ("c", "STRING"), ("a", "BIGINT")]
+
+
 def test_schema_change_rejected_with_paimon_message(rest_server):
     cat = cpaimon.CatalogFactory.create(rest_server.options())
     cat.create_database("sc", True)

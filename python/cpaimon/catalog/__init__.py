@@ -186,8 +186,9 @@ class FileSystemCatalog:
             changes = [changes]
         ident = _identifier(identifier)
         try:
-            _cpaimon.catalog_alter_table(self._handle, ident, [c._native() for c in changes],
-                                         ignore_if_not_exists)
+            _cpaimon.catalog_alter_table(
+                self._handle, ident, [n for c in changes for n in c._natives()],
+                ignore_if_not_exists)
         except (FileExistsError, FileNotFoundError) as e:
             # pypaimon raises a RuntimeError for a change naming a column that is (not) there
             if str(e).startswith("Column "):

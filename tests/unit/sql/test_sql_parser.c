@@ -179,6 +179,14 @@ static void test_ddl(void) {
   check_canon("truncate table db.t", "TRUNCATE TABLE db.t");
   check_canon("TRUNCATE TABLE t PARTITION (h = 2)", "TRUNCATE TABLE t PARTITION (h = 2)");
   check_canon("show partitions db.t", "SHOW PARTITIONS db.t");
+  check_canon("alter table t alter column a type bigint",
+              "ALTER TABLE t ALTER COLUMN a TYPE BIGINT");
+  check_canon("ALTER TABLE t CHANGE COLUMN a FIRST", "ALTER TABLE t ALTER COLUMN a FIRST");
+  check_canon("ALTER TABLE t ALTER a AFTER b", "ALTER TABLE t ALTER COLUMN a AFTER b");
+  check_canon("ALTER TABLE t ALTER COLUMN a SET NOT NULL",
+              "ALTER TABLE t ALTER COLUMN a SET NOT NULL");
+  check_canon("ALTER TABLE t ALTER COLUMN a DROP NOT NULL",
+              "ALTER TABLE t ALTER COLUMN a DROP NOT NULL");
   check_canon("create database d comment 'c' location '/x' with dbproperties (a = 'b')",
               "CREATE DATABASE d COMMENT 'c' WITH DBPROPERTIES ('a' = 'b', 'location' = '/x')");
   check_canon("CREATE SCHEMA IF NOT EXISTS d WITH PROPERTIES ('k' = 'v') COMMENT 'x'",
@@ -239,8 +247,9 @@ static void test_errors(void) {
   check_error("SELECT * FROM", "line 1:14: syntax error at end of input: expected an identifier");
   check_error("SELECT\n  a +\n  FROM t",
               "line 3:3: syntax error at 'FROM': expected an expression");
-  check_error("SELEC 1", "line 1:1: syntax error at 'SELEC': expected a statement (SELECT, INSERT, "
-                         "UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, TRUNCATE, USE, SHOW or DESCRIBE)");
+  check_error("SELEC 1",
+              "line 1:1: syntax error at 'SELEC': expected a statement (SELECT, INSERT, "
+              "UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, TRUNCATE, USE, SHOW or DESCRIBE)");
   check_error("INSERT t VALUES (1)", "line 1:8: syntax error at 't': expected INTO");
   check_error("SELECT (1", "line 1:10: syntax error at end of input: expected ')'");
   check_error("SELECT CASE END", "line 1:13: syntax error at 'END': expected WHEN");

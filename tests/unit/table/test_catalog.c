@@ -226,9 +226,10 @@ static void test_alter_table(void) {
   CHECK_OK(paimon_catalog_create_table(c, "db1.a", s, false, &err), &err);
   paimon_schema_free(s);
 
-  paimon_schema_change add = {PAIMON_ADD_COLUMN, "embedding", NULL, "ARRAY<FLOAT>", "vec"};
+  paimon_schema_change add = {PAIMON_ADD_COLUMN, "embedding", NULL, "ARRAY<FLOAT>", "vec", NULL};
   CHECK_OK(paimon_catalog_alter_table(c, "db1.a", &add, 1, false, &err), &err);
-  paimon_schema_change add_row = {PAIMON_ADD_COLUMN, "info", NULL, "ROW<a INT, b STRING>", NULL};
+  paimon_schema_change add_row = {PAIMON_ADD_COLUMN,      "info", NULL,
+                                  "ROW<a INT, b STRING>", NULL,   NULL};
   CHECK_OK(paimon_catalog_alter_table(c, "db1.a", &add_row, 1, false, &err), &err);
   paimon_table *t = NULL;
   CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
@@ -251,30 +252,30 @@ static void test_alter_table(void) {
     int code;
     const char *message;
   } bad[] = {
-      {{PAIMON_ADD_COLUMN, "x", NULL, "INT NOT NULL", NULL},
+      {{PAIMON_ADD_COLUMN, "x", NULL, "INT NOT NULL", NULL, NULL},
        PAIMON_EINVAL,
        "Column x cannot specify NOT NULL in the db1.a table."},
-      {{PAIMON_ADD_COLUMN, "name", NULL, "INT", NULL},
+      {{PAIMON_ADD_COLUMN, "name", NULL, "INT", NULL, NULL},
        PAIMON_EEXIST,
        "Column name already exists in the db1.a table."},
-      {{PAIMON_RENAME_COLUMN, "dt", "day", NULL, NULL},
+      {{PAIMON_RENAME_COLUMN, "dt", "day", NULL, NULL, NULL},
        PAIMON_EUNSUPPORTED,
        "Cannot rename partition column: [dt]"},
-      {{PAIMON_RENAME_COLUMN, "nope", "x", NULL, NULL},
+      {{PAIMON_RENAME_COLUMN, "nope", "x", NULL, NULL, NULL},
        PAIMON_ENOTFOUND,
        "Column nope does not exist in the db1.a table."},
-      {{PAIMON_DROP_COLUMN, "dt", NULL, NULL, NULL},
+      {{PAIMON_DROP_COLUMN, "dt", NULL, NULL, NULL, NULL},
        PAIMON_EUNSUPPORTED,
        "Cannot drop partition key or primary key: [dt]"},
-      {{PAIMON_ADD_COLUMN, "y", NULL, "NOTATYPE", NULL}, PAIMON_EINVAL, "column 'y'"},
+      {{PAIMON_ADD_COLUMN, "y", NULL, "NOTATYPE", NULL, NULL}, PAIMON_EINVAL, "column 'y'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     CHECK_ERR(paimon_catalog_alter_table(c, "db1.a", &bad[i].change, 1, false, &err), bad[i].code);
     CHECK_CONTAINS(err.message, bad[i].message);
   }
   /* Several changes are atomic: one bad change, no new schema. */
-  paimon_schema_change mixed[2] = {{PAIMON_SET_OPTION, "k", "v", NULL, NULL},
-                                   {PAIMON_DROP_COLUMN, "nope", NULL, NULL, NULL}};
+  paimon_schema_change mixed[2] = {{PAIMON_SET_OPTION, "k", "v", NULL, NULL, NULL},
+                                   {PAIMON_DROP_COLUMN, "nope", NULL, NULL, NULL, NULL}};
   CHECK_ERR(paimon_catalog_alter_table(c, "db1.a", mixed, 2, false, &err), PAIMON_ENOTFOUND);
   CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
   if (t) {
@@ -283,9 +284,10 @@ static void test_alter_table(void) {
   }
   paimon_table_free(t);
 
-  paimon_schema_change good[3] = {{PAIMON_RENAME_COLUMN, "name", "full_name", NULL, NULL},
-                                  {PAIMON_DROP_COLUMN, "info", NULL, NULL, NULL},
-                                  {PAIMON_SET_OPTION, "target-file-size", "64 mb", NULL, NULL}};
+  paimon_schema_change good[3] = {
+      {PAIMON_RENAME_COLUMN, "name", "full_name", NULL, NULL, NULL},
+      {PAIMON_DROP_COLUMN, "info", NULL, NULL, NULL, NULL},
+      {PAIMON_SET_OPTION, "target-file-size", "64 mb", NULL, NULL, NULL}};
   CHECK_OK(paimon_catalog_alter_table(c, "db1.a", good, 3, false, &err), &err);
   CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
   if (t) {

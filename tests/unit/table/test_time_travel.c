@@ -158,16 +158,16 @@ static void create_id_name(const char *ident, const char *const *opts, size_t n)
  *   ALTER SET 'owner' = 'x'  -> schema 4, no snapshot */
 static void make_evo(void) {
   static const char *const opts[] = {"row-tracking.enabled", "true", "data-evolution.enabled",
-                                      "true"};
+                                     "true"};
   create_id_name("db.evo", opts, 2);
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, name STRING>", 0, 2);
-  alter("db.evo", (paimon_schema_change){PAIMON_ADD_COLUMN, "c", NULL, "STRING", NULL});
+  alter("db.evo", (paimon_schema_change){PAIMON_ADD_COLUMN, "c", NULL, "STRING", NULL, NULL});
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, name STRING, c STRING>", 2, 1);
-  alter("db.evo", (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL});
+  alter("db.evo", (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL});
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, label STRING, c STRING>", 3, 1);
-  alter("db.evo", (paimon_schema_change){PAIMON_DROP_COLUMN, "c", NULL, NULL, NULL});
+  alter("db.evo", (paimon_schema_change){PAIMON_DROP_COLUMN, "c", NULL, NULL, NULL, NULL});
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, label STRING>", 4, 1);
-  alter("db.evo", (paimon_schema_change){PAIMON_SET_OPTION, "owner", "x", NULL, NULL});
+  alter("db.evo", (paimon_schema_change){PAIMON_SET_OPTION, "owner", "x", NULL, NULL, NULL});
 }
 
 static void test_each_snapshot_has_its_schema(void) {
@@ -307,7 +307,8 @@ static void test_stats_pruning_with_old_names(void) {
   create_id_name("db.plain", opts, 1);
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, name STRING>", 0, 2);
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, name STRING>", 2, 2);
-  alter("db.plain", (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL});
+  alter("db.plain",
+        (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL});
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, label STRING>", 4, 2);
   paimon_table *t = NULL;
   paimon_read_builder *rb = NULL;

@@ -321,9 +321,12 @@ static void count_rows(paimon_table *t, int64_t *a, int64_t *b, int64_t *min_fir
   for (size_t i = 0; i < files.n; i++) {
     cp_buf p = CP_BUF_INIT;
     CHECK_OK(cp_table_partition_path(t, files.items[i].partition, &p, &err), &err);
-    if (p.len && p.data[3] == 'a') *a += files.items[i].file.row_count;
-    else *b += files.items[i].file.row_count;
-    if (files.items[i].file.first_row_id < *min_first) *min_first = files.items[i].file.first_row_id;
+    if (p.len && p.data[3] == 'a')
+      *a += files.items[i].file.row_count;
+    else
+      *b += files.items[i].file.row_count;
+    if (files.items[i].file.first_row_id < *min_first)
+      *min_first = files.items[i].file.first_row_id;
     cp_buf_free(&p);
   }
   cp_entry_vec_free(&files);
@@ -343,7 +346,8 @@ static int64_t overwrite(paimon_table *t, int n, int first_id, bool two_parts, c
   if (n) CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
   CHECK_OK(paimon_write_prepare_commit(w, &msgs, &err), &err);
   CHECK_OK(paimon_commit_new(&c, t, &err), &err);
-  CHECK_OK(paimon_commit_set_overwrite(c, key ? PAIMON_OVERWRITE_STATIC : PAIMON_OVERWRITE_BY_OPTION,
+  CHECK_OK(paimon_commit_set_overwrite(c,
+                                       key ? PAIMON_OVERWRITE_STATIC : PAIMON_OVERWRITE_BY_OPTION,
                                        key ? &key : NULL, key ? &value : NULL, key ? 1 : 0, &err),
            &err);
   CHECK_OK(paimon_commit_commit(c, msgs, &err), &err);
@@ -364,7 +368,7 @@ static void test_overwrite(void) {
   if (!t) return;
   paimon_error err;
   int64_t a, b, first;
-  write_and_commit(t, 6, 0, true); /* 3 rows in a, 3 in b; row ids 0..5 */
+  write_and_commit(t, 6, 0, true);                       /* 3 rows in a, 3 in b; row ids 0..5 */
   CHECK_INT(overwrite(t, 2, 100, false, NULL, NULL), 2); /* dynamic: replaces a only */
   count_rows(t, &a, &b, &first);
   CHECK_INT(a, 2);
@@ -398,7 +402,8 @@ static void test_overwrite(void) {
   paimon_commit *c = NULL;
   CHECK_OK(paimon_commit_new(&c, t, &err), &err);
   const char *k = "name", *v = "x";
-  CHECK_ERR(paimon_commit_set_overwrite(c, PAIMON_OVERWRITE_STATIC, &k, &v, 1, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_commit_set_overwrite(c, PAIMON_OVERWRITE_STATIC, &k, &v, 1, &err),
+            PAIMON_EINVAL);
   CHECK_CONTAINS(err.message, "name is not a partition key of table db.ow");
   paimon_commit_free(c);
   /* Static spec: new rows outside the spec are refused, and nothing changes. */
@@ -460,8 +465,8 @@ static paimon_commit_messages *round_messages(paimon_table *t, int n, int first_
  * another user's rounds are independent. */
 static void test_stream_commit_identifiers(void) {
   paimon_error err;
-  paimon_table *t = make_table("stream", "ROW<id INT NOT NULL, name STRING, dt STRING>", NULL,
-                               NULL, 0);
+  paimon_table *t =
+      make_table("stream", "ROW<id INT NOT NULL, name STRING, dt STRING>", NULL, NULL, 0);
   paimon_commit *c = NULL;
   CHECK_OK(paimon_commit_new(&c, t, &err), &err);
   CHECK_OK(paimon_commit_set_user(c, "worker-1", &err), &err);
