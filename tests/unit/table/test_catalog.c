@@ -215,6 +215,80 @@ static void test_create_validation(void) {
   paimon_catalog_free(c);
 }
 
+/* Column type (widening), nullability and position, with Java's rules and messages. */
+static void test_alter_column_type_position(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  CHECK_OK(paimon_catalog_create_database(c, "evo", true, &err), &err);
+  const char *cols[] = {"a", "INT", "b", "FLOAT", "c", "STRING NOT NULL", "r", "ROW<x INT>"};
+  paimon_schema *s = schema_of(cols, 8);
+  CHECK_OK(paimon_catalog_create_table(c, "evo.t", s, false, &err), &err);
+  paimon_schema_free(s);
+  paimon_schema_change ok[] = {
+      {PAIMON_UPDATE_COLUMN_TYPE, "a", NULL, "BIGINT", NULL, NULL},
+      {PAIMON_UPDATE_COLUMN_TYPE, "b", "keep-nullability", "DOUBLE NOT NULL", NULL, NULL},
+      {PAIMON_UPDATE_COLUMN_NULLABILITY, "c", "true", NULL, NULL, NULL},
+      {PAIMON_UPDATE_COLUMN_POSITION, "c", "FIRST", NULL, NULL, NULL},
+      {PAIMON_UPDATE_COLUMN_POSITION, "a", "AFTER", NULL, NULL, "r"},
+      {PAIMON_UPDATE_COLUMN_POSITION, "b", "BEFORE", NULL, NULL, "c"},
+      {PAIMON_UPDATE_COLUMN_TYPE, "r", NULL, "ROW<y INT> NOT NULL", NULL, NULL},
+  };
+  /* the last one changes the nested structure: refused, and all of them with it */
+  CHECK_ERR(paimon_catalog_alter_table(c, "evo.t", ok, 7, false, &err), PAIMON_EUNSUPPORTED);
+  CHECK_OK(paimon_catalog_alter_table(c, "evo.t", ok, 6, false, &err), &err);
+  paimon_table *t = NULL;
+  CHECK_OK(paimon_catalog_get_table(c, "evo.t", &t, &err), &err);
+  if (t) {
+    const cp_field *f = t->schema->row->fields;
+    CHECK_STR(f[0].name, "b");
+    CHECK_STR(f[1].name, "c");
+    CHECK_STR(f[2].name, "r");
+    CHECK_STR(f[3].name, "a");
+    CHECK(f[3].type->kind == CP_TYPE_BIGINT && f[3].id == 0 && f[3].type->nullable);
+    CHECK(f[0].type->kind == CP_TYPE_DOUBLE && f[0].type->nullable); /* kept nullable */
+    CHECK(f[1].type->nullable);
+    CHECK_INT(f[2].type->fields[0].id, 4); /* nested ids untouched */
+  }
+  paimon_table_free(t);
+  struct {
+    paimon_schema_change change;
+    int code;
+    const char *message;
+  } bad[] = {
+      {{PAIMON_UPDATE_COLUMN_TYPE, "c", NULL, "INT", NULL, NULL},
+       PAIMON_EUNSUPPORTED,
+       "Column type c[STRING] cannot be converted to INT"},
+      {{PAIMON_UPDATE_COLUMN_TYPE, "a", NULL, "INT", NULL, NULL},
+       PAIMON_EUNSUPPORTED,
+       "cannot be converted"},
+      {{PAIMON_UPDATE_COLUMN_NULLABILITY, "a", "false", NULL, NULL, NULL},
+       PAIMON_EUNSUPPORTED,
+       "Cannot update column type from nullable to non nullable for a."},
+      {{PAIMON_UPDATE_COLUMN_NULLABILITY, "a", "maybe", NULL, NULL, NULL}, PAIMON_EINVAL, "true"},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "zz", "FIRST", NULL, NULL, NULL},
+       PAIMON_EINVAL,
+       "Field name not found: zz"},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "AFTER", NULL, NULL, "zz"},
+       PAIMON_EINVAL,
+       "Reference field name not found: zz"},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "LAST", NULL, NULL, NULL},
+       PAIMON_EUNSUPPORTED,
+       "Cannot move itself for column a"},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "SIDEWAYS", NULL, NULL, NULL},
+       PAIMON_EINVAL,
+       "SIDEWAYS"},
+      {{PAIMON_UPDATE_COLUMN_TYPE, "zz", NULL, "INT", NULL, NULL},
+       PAIMON_ENOTFOUND,
+       "Column zz does not exist"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK_ERR(paimon_catalog_alter_table(c, "evo.t", &bad[i].change, 1, false, &err), bad[i].code);
+    CHECK_CONTAINS(err.message, bad[i].message);
+  }
+  paimon_catalog_free(c);
+}
+
 static void test_alter_table(void) {
   paimon_error err;
   paimon_catalog *c = NULL;
@@ -346,5 +420,6 @@ int main(void) {
   RUN(test_database_options);
   RUN(test_create_validation);
   RUN(test_alter_table);
+  RUN(test_alter_column_type_position);
   TEST_MAIN_END();
 }
