@@ -32,6 +32,27 @@ void paimon_commit_messages_free(paimon_commit_messages *msgs);
 size_t paimon_commit_messages_count(const paimon_commit_messages *msgs);
 /* Number of files the messages add (new data files). */
 size_t paimon_commit_messages_new_file_count(const paimon_commit_messages *msgs);
+/* One new data file of the messages, as pypaimon's DataFileMeta shows it (strings borrowed from
+ * the messages). */
+typedef struct paimon_data_file_info {
+  size_t message; /* which message (one partition and bucket) holds it */
+  int32_t bucket;
+  const char *file_name;
+  int64_t file_size;
+  int64_t row_count;
+  int64_t schema_id;
+  int64_t min_sequence_number;
+  int64_t max_sequence_number;
+  int64_t first_row_id;          /* -1 until the commit assigns row ids */
+  size_t n_write_cols;           /* 0 with write_cols NULL: every column */
+  const char *const *write_cols; /* the columns a data-evolution file holds */
+} paimon_data_file_info;
+
+/* New file `i` (i < paimon_commit_messages_new_file_count), in message order. EINVAL past the
+ * end. */
+int paimon_commit_messages_new_file(const paimon_commit_messages *msgs, size_t i,
+                                    paimon_data_file_info *out, paimon_error *err);
+
 /* Appends copies of all of `src`'s messages to `dst` (to commit the work of several writers
  * together). */
 int paimon_commit_messages_append(paimon_commit_messages *dst, const paimon_commit_messages *src,

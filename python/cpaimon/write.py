@@ -29,6 +29,32 @@ class CommitMessage:
     def new_file_count(self) -> int:
         return _cpaimon.messages_info(self._handle)[1]
 
+    @property
+    def new_files(self) -> List["DataFileMeta"]:
+        """The data files this message adds (every partition's), with pypaimon's DataFileMeta
+        field names."""
+        return [DataFileMeta(*f[2:]) for f in _cpaimon.messages_files(self._handle)]
+
+
+class DataFileMeta:
+    """What a new data file is (pypaimon's DataFileMeta fields users inspect)."""
+    __slots__ = ("file_name", "file_size", "row_count", "schema_id", "min_sequence_number",
+                 "max_sequence_number", "first_row_id", "write_cols")
+
+    def __init__(self, file_name, file_size, row_count, schema_id, min_sequence_number,
+                 max_sequence_number, first_row_id, write_cols):
+        self.file_name = file_name
+        self.file_size = file_size
+        self.row_count = row_count
+        self.schema_id = schema_id
+        self.min_sequence_number = min_sequence_number
+        self.max_sequence_number = max_sequence_number
+        self.first_row_id = first_row_id
+        self.write_cols = write_cols
+
+    def __repr__(self):
+        return f"DataFileMeta({self.file_name!r}, row_count={self.row_count})"
+
 
 class BatchWriteBuilder:
     def __init__(self, table):

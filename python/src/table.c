@@ -660,6 +660,50 @@ static PyObject *py_messages_info(PyObject *self, PyObject *args) {
                        (Py_ssize_t)paimon_commit_messages_new_file_count(m));
 }
 
+/* messages_files(handle) -> [(message, bucket, file_name, file_size, row_count, schema_id,
+ *   min_seq, max_seq, first_row_id or None, write_cols or None)] */
+static PyObject *py_messages_files(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_commit_messages *m = unwrap(cap, &K_MSGS);
+  if (!m) return NULL;
+  size_t n = paimon_commit_messages_new_file_count(m);
+  PyObject *out = PyList_New(0);
+  for (size_t i = 0; out && i < n; i++) {
+    paimon_error err;
+    paimon_data_file_info f;
+    int rc = paimon_commit_messages_new_file(m, i, &f, &err);
+    if (rc) {
+      Py_DECREF(out);
+      return cp_py_raise(rc, &err);
+    }
+    PyObject *cols = Py_NewRef(Py_None);
+    if (f.write_cols) {
+      Py_DECREF(cols);
+      cols = PyList_New(0);
+      for (size_t k = 0; cols && k < f.n_write_cols; k++) {
+        PyObject *s = PyUnicode_FromString(f.write_cols[k]);
+        if (!s || PyList_Append(cols, s) < 0) Py_CLEAR(cols);
+        Py_XDECREF(s);
+      }
+    }
+    PyObject *first = f.first_row_id < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(f.first_row_id);
+    PyObject *item =
+        cols && first ? Py_BuildValue("(nisLLLLLNN)", (Py_ssize_t)f.message, (int)f.bucket,
+                                      f.file_name, (long long)f.file_size, (long long)f.row_count,
+                                      (long long)f.schema_id, (long long)f.min_sequence_number,
+                                      (long long)f.max_sequence_number, first, cols)
+                      : NULL;
+    if (!cols || !first) {
+      Py_XDECREF(cols);
+      Py_XDECREF(first);
+    }
+    if (!item || PyList_Append(out, item) < 0) Py_CLEAR(out);
+    Py_XDECREF(item);
+  }
+  return out;
+}
+
 static PyObject *py_messages_serialize(PyObject *self, PyObject *args) {
   PyObject *cap;
   if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
@@ -1182,6 +1226,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"write_prepare_commit", py_write_prepare_commit, METH_VARARGS, NULL},
     {"write_abort", py_write_abort, METH_VARARGS, NULL},
     {"messages_info", py_messages_info, METH_VARARGS, NULL},
+    {"messages_files", py_messages_files, METH_VARARGS, NULL},
     {"messages_serialize", py_messages_serialize, METH_VARARGS, NULL},
     {"messages_deserialize", py_messages_deserialize, METH_VARARGS, NULL},
     {"messages_merge", py_messages_merge, METH_VARARGS, NULL},

@@ -41,6 +41,34 @@ size_t paimon_commit_messages_new_file_count(const paimon_commit_messages *m) {
   return n;
 }
 
+int paimon_commit_messages_new_file(const paimon_commit_messages *m, size_t i,
+                                    paimon_data_file_info *out, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  for (size_t k = 0; k < m->n; k++) {
+    const cp_commit_message *msg = &m->items[k];
+    if (i >= msg->n_new) {
+      i -= msg->n_new;
+      continue;
+    }
+    const cp_data_file_meta *f = &msg->new_files[i];
+    out->message = k;
+    out->bucket = msg->bucket;
+    out->file_name = f->file_name;
+    out->file_size = f->file_size;
+    out->row_count = f->row_count;
+    out->schema_id = f->schema_id;
+    out->min_sequence_number = f->min_sequence_number;
+    out->max_sequence_number = f->max_sequence_number;
+    out->first_row_id = f->has_first_row_id ? f->first_row_id : -1;
+    if (f->has_write_cols) {
+      out->n_write_cols = f->write_cols.n;
+      out->write_cols = f->write_cols.items;
+    }
+    return PAIMON_OK;
+  }
+  return paimon_error_set(err, PAIMON_EINVAL, "commit messages have no new file %zu", i);
+}
+
 static int copy_files(cp_data_file_meta **dst, const cp_data_file_meta *src, size_t n, cp_arena *a,
                       paimon_error *err) {
   *dst = NULL;

@@ -82,3 +82,23 @@ def test_files_are_numbered_per_partition(tmp_path):
     names = glob.glob(str(tmp_path / "wh" / "d.db" / "t" / "p=*" / "bucket-0" / "*.parquet"))
     assert len(names) == 3
     assert all(os.path.basename(n).endswith("-0.parquet") for n in names)
+
+
+def test_commit_message_new_files_as_pypaimon(tmp_path):
+    """CommitMessage.new_files: the fields of each new file users inspect, as pypaimon's
+    DataFileMeta has them (cpaimon hands one message for every partition; pypaimon one per
+    partition and bucket, so the files are compared across all messages)."""
+    opts = {"warehouse": str(tmp_path / "wh")}
+    got = {}
+    for lib in (cpaimon, pypaimon):
+        t = make(lib, opts, lib.__name__, DE)
+        w = t.new_batch_write_builder().new_write().with_write_type(["x", "p"])
+        w.write_arrow(pa.concat_tables([data([1, 2], "a"), data([3], "b")]).select(["x", "p"]))
+        msgs = w.prepare_commit()
+        got[lib] = sorted((f.row_count, f.schema_id, f.first_row_id, f.write_cols,
+                           f.min_sequence_number, f.max_sequence_number)
+                          for m in msgs for f in m.new_files)
+        assert all(f.file_name.endswith(".parquet") and f.file_size > 0
+                   for m in msgs for f in m.new_files)
+    assert got[cpaimon] == got[pypaimon]
+    assert [g[0] for g in got[cpaimon]] == [1, 2]
