@@ -37,6 +37,19 @@ def _to_table(data) -> pa.Table:
     raise TypeError(f"expected a pyarrow.Table or RecordBatch, got {type(data).__name__}")
 
 
+def _cast(column, target: pa.DataType):
+    """column.cast(target); a MAP column may also come as lists of (key, value) pairs, which
+    pyarrow does not cast (pypaimon takes them): those are rebuilt as the map."""
+    try:
+        return column.cast(target)
+    except pa.ArrowNotImplementedError:
+        if not pa.types.is_map(target):
+            raise
+        rows = [None if v is None else [tuple(pair) if isinstance(pair, list) else pair
+                                        for pair in v] for v in column.to_pylist()]
+        return pa.chunked_array([pa.array(rows, type=target)], type=target)
+
+
 def _one_batch(table: pa.Table) -> pa.RecordBatch:
     """The table as one record batch (what the C API takes)."""
     table = table.combine_chunks()
@@ -96,7 +109,7 @@ class TableUpdate:
             else:
                 target = field.type
             if column.type != target:
-                column = column.cast(target)
+                column = _cast(column, target)
             columns.append(column)
             fields.append(pa.field(field.name, target))
         return pa.Table.from_arrays(columns, schema=pa.schema(fields))

@@ -102,3 +102,29 @@ def test_commit_message_new_files_as_pypaimon(tmp_path):
                    for m in msgs for f in m.new_files)
     assert got[cpaimon] == got[pypaimon]
     assert [g[0] for g in got[cpaimon]] == [1, 2]
+
+
+@pytest.mark.parametrize("lib", [cpaimon, pypaimon], ids=["cpaimon", "pypaimon"])
+def test_map_column_updated_from_lists_of_pairs(tmp_path, lib):
+    """update_by_arrow_with_row_id of a MAP<STRING, STRING> column from the Arrow column pyarrow
+    infers for Python (key, value) pairs (list<list<string>>): both libraries take it."""
+    opts = {"warehouse": str(tmp_path / "wh")}
+    cat = lib.CatalogFactory.create(opts)
+    cat.create_database("d", True)
+    cat.create_table("d.m", lib.Schema.from_pyarrow_schema(pa.schema([
+        ("id", pa.int32()), ("m", pa.map_(pa.string(), pa.string()))]), options=DE), False)
+    t = cat.get_table("d.m")
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(pa.table({"id": pa.array([1, 2], pa.int32()), "m": pa.array(
+        [[("a", "1")], [("b", "2")]], pa.map_(pa.string(), pa.string()))}))
+    wb.new_commit().commit(w.prepare_commit())
+    update = pa.table({"_ROW_ID": pa.array([0, 1], pa.int64()),
+                       "m": pa.array([[("k", "v"), ("k2", "v2")], None])})
+    assert update.schema.field("m").type == pa.list_(pa.list_(pa.string()))
+    wb = t.new_batch_write_builder()
+    wb.new_commit().commit(wb.new_update().with_update_type(["m"]).update_by_arrow_with_row_id(
+        update))
+    rb = pypaimon.CatalogFactory.create(opts).get_table("d.m").new_read_builder()
+    assert rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist() == [
+        {"id": 1, "m": [("k", "v"), ("k2", "v2")]}, {"id": 2, "m": None}]
