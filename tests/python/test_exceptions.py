@@ -67,6 +67,11 @@ def test_same_exception_classes_as_pypaimon(tmp_path):
     ("schema.data_types", "PyarrowFieldParser"),
     ("schema.data_types", "DataTypeParser"),
     ("schema.schema_change", "SchemaChange"),
+    ("schema.schema_change", "Move"),
+    ("schema.schema", "Schema"),
+    ("catalog.database", "Database"),
+    ("api.api_response", "Partition"),
+    ("api.api_response", "PagedList"),
 ])
 def test_pypaimon_module_paths(path, name):
     assert hasattr(importlib.import_module(f"pypaimon.{path}"), name)

@@ -1,0 +1,1 @@
+"""pypaimon's pypaimon.api package path."""
