@@ -381,6 +381,15 @@ void cp_rest_table_free(cp_rest_table *t) {
   memset(t, 0, sizeof *t);
 }
 
+/* The JSON form of SQL type text. */
+static int type_json(const char *sql, json_t **out, paimon_error *err) {
+  cp_type *t = NULL;
+  CP_RETURN_IF_ERROR(cp_type_parse(sql, &t, err));
+  int rc = cp_type_to_json(t, out, err);
+  cp_type_free(t);
+  return rc;
+}
+
 /* One SchemaChange object (OpenAPI `SchemaChange`, as pypaimon sends them). */
 static int change_json(const paimon_schema_change *c, json_t **out, paimon_error *err) {
   json_t *o = NULL;
@@ -392,12 +401,8 @@ static int change_json(const paimon_schema_change *c, json_t **out, paimon_error
     o = json_pack("{s:s, s:s}", "action", "removeOption", "key", c->name);
     break;
   case PAIMON_ADD_COLUMN: {
-    cp_type *t = NULL;
     json_t *type = NULL;
-    CP_RETURN_IF_ERROR(cp_type_parse(c->type, &t, err));
-    int rc = cp_type_to_json(t, &type, err);
-    cp_type_free(t);
-    CP_RETURN_IF_ERROR(rc);
+    CP_RETURN_IF_ERROR(type_json(c->type, &type, err));
     o = json_pack("{s:[s], s:o, s:s?, s:n, s:s}", "fieldNames", c->name, "dataType", type,
                   "comment", c->comment, "move", "action", "addColumn");
     break;
@@ -417,12 +422,8 @@ static int change_json(const paimon_schema_change *c, json_t **out, paimon_error
                   "updateColumnComment");
     break;
   case PAIMON_UPDATE_COLUMN_TYPE: {
-    cp_type *t = NULL;
     json_t *type = NULL;
-    CP_RETURN_IF_ERROR(cp_type_parse(c->type, &t, err));
-    int rc = cp_type_to_json(t, &type, err);
-    cp_type_free(t);
-    CP_RETURN_IF_ERROR(rc);
+    CP_RETURN_IF_ERROR(type_json(c->type, &type, err));
     bool keep = c->value && strcmp(c->value, "keep-nullability") == 0;
     o = json_pack("{s:[s], s:o, s:b, s:s}", "fieldNames", c->name, "newDataType", type,
                   "keepNullability", keep, "action", "updateColumnType");
