@@ -149,6 +149,12 @@ class StreamWriteBuilder:
     def new_commit(self) -> "StreamTableCommit":
         return StreamTableCommit(self.table, self.commit_user)
 
+    def new_update(self):
+        """Updates whose messages a StreamTableCommit commits as a round (pypaimon's
+        StreamTableUpdate)."""
+        from cpaimon.update import TableUpdate
+        return TableUpdate(self.table)
+
 
 class StreamTableWrite(BatchTableWrite):
     def prepare_commit(self, commit_identifier: int = None) -> List[CommitMessage]:

@@ -182,3 +182,24 @@ def test_bad_identifiers(tmp_path):
     assert c.commit(m, 1) is True
     with pytest.raises(ValueError, match="commit user"):
         t.new_stream_write_builder().with_commit_user("").new_commit()
+
+
+def test_stream_update_rounds(tmp_path):
+    """A stream builder's new_update(): its messages are committed as a round like any other,
+    and a replay of that round is skipped."""
+    opts, t = make_table(tmp_path, options={"row-tracking.enabled": "true",
+                                            "data-evolution.enabled": "true"})
+    b = t.new_stream_write_builder()
+    w, c = b.new_write(), b.new_commit()
+    w.write_arrow(rows([1, 2]))
+    assert c.commit(w.prepare_commit(1), 1)
+    msgs = b.new_update().with_update_type(["v"]).update_by_arrow_with_row_id(
+        pa.table({"_ROW_ID": pa.array([1], pa.int64()), "v": ["changed"]}))
+    assert c.commit(msgs, 2) is True
+    again = b.new_update().with_update_type(["v"]).update_by_arrow_with_row_id(
+        pa.table({"_ROW_ID": pa.array([1], pa.int64()), "v": ["twice"]}))
+    assert c.commit(again, 2) is False
+    c.abort(again)
+    got = pypaimon.CatalogFactory.create(opts).get_table("db.t").new_read_builder()
+    assert sorted(got.new_read().to_arrow(got.new_scan().plan().splits())["v"].to_pylist()) == [
+        "changed", "v1"]
