@@ -75,25 +75,33 @@ static void make_batch(int n, int first_id, bool two_parts, bool null_id,
   cp_type_free(row);
 }
 
-static int64_t write_and_commit(paimon_table *t, int n, int first_id, bool two_parts) {
+/* The uncommitted messages of one fresh write of the batch make_batch builds. */
+static paimon_commit_messages *write_messages(paimon_table *t, int n, int first_id,
+                                              bool two_parts) {
   paimon_error err;
   struct ArrowSchema schema;
   struct ArrowArray array;
   make_batch(n, first_id, two_parts, false, &schema, &array);
   paimon_write *w = NULL;
+  paimon_commit_messages *msgs = NULL;
   CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
   CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
-  paimon_commit_messages *msgs = NULL;
   CHECK_OK(paimon_write_prepare_commit(w, &msgs, &err), &err);
+  paimon_write_free(w);
+  schema.release(&schema);
+  array.release(&array);
+  return msgs;
+}
+
+static int64_t write_and_commit(paimon_table *t, int n, int first_id, bool two_parts) {
+  paimon_error err;
+  paimon_commit_messages *msgs = write_messages(t, n, first_id, two_parts);
   paimon_commit *c = NULL;
   CHECK_OK(paimon_commit_new(&c, t, &err), &err);
   CHECK_OK(paimon_commit_commit(c, msgs, &err), &err);
   int64_t id = paimon_commit_last_snapshot_id(c);
   paimon_commit_free(c);
   paimon_commit_messages_free(msgs);
-  paimon_write_free(w);
-  schema.release(&schema);
-  array.release(&array);
   return id;
 }
 
@@ -443,23 +451,6 @@ static void test_overwrite(void) {
   paimon_table_free(t);
 }
 
-/* The messages of one fresh write of n rows. */
-static paimon_commit_messages *round_messages(paimon_table *t, int n, int first_id) {
-  paimon_error err;
-  struct ArrowSchema schema;
-  struct ArrowArray array;
-  make_batch(n, first_id, false, false, &schema, &array);
-  paimon_write *w = NULL;
-  paimon_commit_messages *msgs = NULL;
-  CHECK_OK(paimon_write_new(&w, t, NULL, 0, &err), &err);
-  CHECK_OK(paimon_write_batch(w, &schema, &array, &err), &err);
-  CHECK_OK(paimon_write_prepare_commit(w, &msgs, &err), &err);
-  paimon_write_free(w);
-  schema.release(&schema);
-  array.release(&array);
-  return msgs;
-}
-
 /* Streaming commits: snapshots carry the user and the round's identifier; a round the user
  * committed before is not committed again, by the same committer or by a new one with that user;
  * another user's rounds are independent. */
@@ -477,7 +468,7 @@ static void test_stream_commit_identifiers(void) {
   CHECK_OK(paimon_commit_latest_identifier(c, &last, &found, &err), &err);
   CHECK(!found);
   for (int64_t round = 1; round <= 3; round++) {
-    paimon_commit_messages *m = round_messages(t, 2, (int)round * 10);
+    paimon_commit_messages *m = write_messages(t, 2, (int)round * 10, false);
     CHECK_OK(paimon_commit_commit_identified(c, m, round, &committed, &err), &err);
     CHECK(committed);
     CHECK_INT(paimon_commit_last_snapshot_id(c), round);
@@ -491,7 +482,7 @@ static void test_stream_commit_identifiers(void) {
   }
   cp_snapshot_free(s);
   /* a replayed round, through the same committer and through a restarted one */
-  paimon_commit_messages *again = round_messages(t, 2, 99);
+  paimon_commit_messages *again = write_messages(t, 2, 99, false);
   CHECK_OK(paimon_commit_commit_identified(c, again, 2, &committed, &err), &err);
   CHECK(!committed);
   paimon_commit *c2 = NULL;
@@ -506,11 +497,11 @@ static void test_stream_commit_identifiers(void) {
   /* another user's round 1 is its own; the first user's next round is seen by c2 */
   paimon_commit *other = NULL;
   CHECK_OK(paimon_commit_new(&other, t, &err), &err);
-  paimon_commit_messages *m = round_messages(t, 1, 200);
+  paimon_commit_messages *m = write_messages(t, 1, 200, false);
   CHECK_OK(paimon_commit_commit_identified(other, m, 1, &committed, &err), &err);
   CHECK(committed);
   paimon_commit_messages_free(m);
-  m = round_messages(t, 1, 300);
+  m = write_messages(t, 1, 300, false);
   CHECK_OK(paimon_commit_commit_identified(c, m, 4, &committed, &err), &err);
   CHECK(committed);
   CHECK_OK(paimon_commit_commit_identified(c2, m, 4, &committed, &err), &err);
@@ -520,13 +511,13 @@ static void test_stream_commit_identifiers(void) {
   CHECK_OK(paimon_table_latest_snapshot_id(t, &latest, &err), &err);
   CHECK_INT(latest, 5);
   /* a batch commit keeps the batch identifier */
-  m = round_messages(t, 1, 400);
+  m = write_messages(t, 1, 400, false);
   CHECK_OK(paimon_commit_commit(c, m, &err), &err);
   paimon_commit_messages_free(m);
   CHECK_OK(cp_snapshot_load(t->fs, t->path, 6, &s, &err), &err);
   if (s) CHECK(s->commit_identifier == INT64_MAX);
   cp_snapshot_free(s);
-  m = round_messages(t, 1, 500);
+  m = write_messages(t, 1, 500, false);
   CHECK_ERR(paimon_commit_commit_identified(c, m, -1, &committed, &err), PAIMON_EINVAL);
   CHECK_ERR(paimon_commit_commit_identified(c, m, INT64_MAX, &committed, &err), PAIMON_EINVAL);
   CHECK_OK(paimon_commit_abort(c, m, &err), &err);
