@@ -148,6 +148,11 @@ static PyObject *string_list_to_py(paimon_string_list *l) {
 /* ------------------------------------ catalog ------------------------------------ */
 
 /* catalog_open({key: value, ...}): every value as str. */
+/* None after a successful call, else the error raised (NULL). */
+static PyObject *none_or_raise(int rc, const paimon_error *err) {
+  return rc ? cp_py_raise(rc, err) : Py_NewRef(Py_None);
+}
+
 /* A str -> str dict as key and value arrays borrowing its strings (PyMem_Free both); what
  * names the pairs in the TypeError. */
 static bool dict_pairs(PyObject *dict, const char *what, const char ***keys, const char ***values,
@@ -217,8 +222,7 @@ static PyObject *py_create_database(PyObject *self, PyObject *args) {
     /* without the GIL: a store may be served by a thread of this process (the tests' proxy) */
     Py_BEGIN_ALLOW_THREADS rc =
         paimon_catalog_create_database_options(c, name, ignore, keys, values, n, &err);
-    Py_END_ALLOW_THREADS if (rc == 0) result = Py_NewRef(Py_None);
-    else cp_py_raise(rc, &err);
+    Py_END_ALLOW_THREADS result = none_or_raise(rc, &err);
   }
   PyMem_Free(keys);
   PyMem_Free(values);
@@ -267,8 +271,7 @@ static PyObject *py_alter_database(PyObject *self, PyObject *args) {
     paimon_error err;
     int rc;
     Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_alter_database(c, name, ch, (size_t)n, ignore, &err);
-    Py_END_ALLOW_THREADS if (rc == 0) result = Py_NewRef(Py_None);
-    else cp_py_raise(rc, &err);
+    Py_END_ALLOW_THREADS result = none_or_raise(rc, &err);
   }
   PyMem_Free(ch);
   Py_DECREF(fast);
