@@ -37,7 +37,47 @@ struct cp_http {
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static CURLcode curl_init_rc;
 
-static void curl_init(void) { curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT); }
+/* TLS trust roots. libcurl looks for its CA bundle at the path it was built with (Debian's
+ * /etc/ssl/certs/ca-certificates.crt), and the copy of libcurl inside a wheel runs on systems that
+ * keep the bundle elsewhere. SSL_CERT_FILE / SSL_CERT_DIR (OpenSSL's names) or CURL_CA_BUNDLE (the
+ * curl tool's) choose the roots; without them, when curl's own default is missing, the first
+ * bundle found where the common distributions keep theirs. NULL: curl's default. */
+static char *ca_file, *ca_dir;
+
+static void find_ca(void) {
+  static const char *const known[] = {
+      "/etc/ssl/certs/ca-certificates.crt",               /* Debian, Ubuntu, Alpine, Arch */
+      "/etc/pki/tls/certs/ca-bundle.crt",                 /* Fedora, RHEL, Amazon Linux */
+      "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", /* RHEL 7+ */
+      "/etc/ssl/ca-bundle.pem",                           /* openSUSE */
+      "/etc/ssl/cert.pem",                                /* macOS, BSDs */
+  };
+  const char *f = getenv("SSL_CERT_FILE");
+  if (!f || !*f) f = getenv("CURL_CA_BUNDLE");
+  const char *d = getenv("SSL_CERT_DIR");
+  if (f && *f) ca_file = strdup(f);
+  if (d && *d) ca_dir = strdup(d);
+  if ((f && *f) || (d && *d)) return;
+  const char *def = NULL;
+#if CURL_AT_LEAST_VERSION(7, 84, 0)
+  CURL *e = curl_easy_init();
+  if (e) curl_easy_getinfo(e, CURLINFO_CAINFO, (char **)&def);
+  bool have_default = def && access(def, R_OK) == 0;
+  if (e) curl_easy_cleanup(e);
+  if (have_default) return;
+#endif
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+    if (access(known[i], R_OK) == 0) {
+      ca_file = strdup(known[i]);
+      return;
+    }
+  }
+}
+
+static void curl_init(void) {
+  curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+  if (curl_init_rc == CURLE_OK) find_ca();
+}
 
 /* ---- the engine thread ---- */
 
@@ -238,6 +278,8 @@ static int setup_easy(cp_http *h, cp_http_req *req, paimon_error *err) {
   curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (h->opts.stall_timeout_ms + 999) / 1000);
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (ca_file) curl_easy_setopt(e, CURLOPT_CAINFO, ca_file);
+  if (ca_dir) curl_easy_setopt(e, CURLOPT_CAPATH, ca_dir);
   const char *m = req->method ? req->method : "GET";
   if (strcmp(m, "HEAD") == 0) {
     curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
