@@ -7,7 +7,7 @@ RELEASE_BUILD ?= build-release
 VENV := .venv
 export PATH := $(CURDIR)/$(BUILD):$(PATH)
 
-.PHONY: all setup build build-asan test test-c test-asan test-release test-python demo bench fuzz format clean install
+.PHONY: all setup build build-asan test test-c test-asan test-release test-python test-package demo bench fuzz format clean install
 
 all: build
 
@@ -49,6 +49,12 @@ test-python: build
 	@echo "== Python tests (pytest) =="
 	CPAIMON_BUILD=$(CURDIR)/$(BUILD) $(VENV)/bin/python -m pytest -q tests/python
 
+# The pip-installable package (pyproject.toml): sdist, wheel built from it by pip, auditwheel
+# repair, installed into fresh virtual environments with the oldest and the newest pyarrow allowed.
+test-package: build
+	@echo "== Python package (sdist, wheel, fresh environments) =="
+	CPAIMON_BUILD=$(CURDIR)/$(BUILD) $(VENV)/bin/python -m pytest -q -s -p no:cacheprovider tests/package
+
 # All tests: C unit tests (plain and sanitized) and pytest. Each part runs even if an earlier one
 # failed, so the log shows every summary; the target fails if any part failed.
 test: build build-asan
@@ -57,6 +63,7 @@ test: build build-asan
 	$(MAKE) --no-print-directory test-asan || rc=1; \
 	$(MAKE) --no-print-directory test-release || rc=1; \
 	$(MAKE) --no-print-directory test-python || rc=1; \
+	$(MAKE) --no-print-directory test-package || rc=1; \
 	$(MAKE) --no-print-directory fuzz || rc=1; \
 	if [ $$rc -ne 0 ]; then echo "make test: FAILED"; else echo "make test: all passed"; fi; \
 	exit $$rc

@@ -22,6 +22,7 @@ debs=(
   libjansson-dev libroaring-dev libedit-dev
   libcurl4-openssl-dev libssl-dev libexpat1-dev
   clang clang-format libclang-rt-14-dev
+  patchelf ninja-build
   python3 python3-venv python3-dev
   openjdk-17-jdk-headless maven
 )
@@ -49,6 +50,21 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
   [ -x .venv/bin/python ] || "$py" -m venv .venv
   .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
   echo "$want" >"$stamp"
+fi
+
+# The package test's environments (tests/package): the wheels of a fresh virtual environment with
+# the oldest and with the newest pyarrow the package allows, and of an isolated build, downloaded
+# once into .venv/package-wheels so the test installs from there without the network.
+pkg_stamp=.venv/package-wheels/.sha256
+pkg_want=$(cat tests/package/requirements-*.txt | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$pkg_stamp" 2>/dev/null)" != "$pkg_want" ]; then
+  echo "setup: downloading the package test's wheels into .venv/package-wheels"
+  rm -rf .venv/package-wheels
+  for r in tests/package/requirements-*.txt; do
+    .venv/bin/python -m pip download -q --disable-pip-version-check --only-binary=:all: \
+      --no-deps -d .venv/package-wheels -r "$r"
+  done
+  echo "$pkg_want" >"$pkg_stamp"
 fi
 
 # The Java Paimon oracle of the interop tests (tests/java, a Maven project pinning Paimon 1.4.2):

@@ -12,10 +12,13 @@ TESTDATA = ROOT.parent / "shared" / "testdata"
 
 @pytest.fixture(scope="session")
 def cpaimon_bin():
-    path = BUILD / "cpaimon"
-    if not path.exists():
-        pytest.fail(f"{path} not built; run `make build` first")
-    return path
+    """The native command the package runs: $CPAIMON_BUILD's (default <repo>/build) in the
+    repository, the installed package's own where it is installed (tests/package)."""
+    from cpaimon.__main__ import executable
+    try:
+        return executable()
+    except FileNotFoundError as e:
+        pytest.fail(f"{e}; run `make build` first")
 
 
 @pytest.fixture
