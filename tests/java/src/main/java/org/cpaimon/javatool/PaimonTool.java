@@ -2,7 +2,7 @@
  * paimon-tool: Java Paimon (1.4.2, the reference implementation) as a command-line oracle for
  * cpaimon's interop tests (tests/python/test_java_interop.py). Sub-commands:
  *
- *   read WAREHOUSE DB.TABLE [--with-row-tracking] [--snapshot N] [--columns a,b]
+ *   read WAREHOUSE DB.TABLE [--with-row-tracking] [--snapshot N] [--columns a,b] [--option k=v]...
  *       one JSON object per row, columns in schema order (+ _ROW_ID, _SEQUENCE_NUMBER); a
  *       system table "DB.TABLE$snapshots" (files, schemas, ...) reads its rows the same way
  *   write WAREHOUSE DB.TABLE --json FILE [--schema JSON|@FILE] [--option k=v]...
@@ -15,6 +15,7 @@
  *   files WAREHOUSE DB.TABLE [--snapshot N]   one JSON object per live data file
  *   schema WAREHOUSE DB.TABLE                  the current schema, Paimon's JSON form
  *   snapshot WAREHOUSE DB.TABLE                the latest snapshot, Paimon's JSON form
+ *   history WAREHOUSE DB.TABLE --op OP ...     tags and rollback (History.java)
  *   serve                                      batch mode (below)
  *   rest-server --data DIR --warehouse NAME ...    Java Paimon's reference REST catalog server
  *                                              (RestServer; not available in batch mode)
@@ -51,7 +52,7 @@ public final class PaimonTool {
     private PaimonTool() {}
 
     static final String USAGE =
-            "usage: paimon-tool read|write|update-by-row-id|files|schema|snapshot WAREHOUSE"
+            "usage: paimon-tool read|write|update-by-row-id|files|schema|snapshot|history WAREHOUSE"
                     + " DB.TABLE [options] [--catalog KEY=VALUE]... | serve | rest-server ...";
 
     public static void main(String[] args) throws Exception {
@@ -169,6 +170,9 @@ public final class PaimonTool {
             case "snapshot":
                 cmd.snapshot(out);
                 break;
+            case "history":
+                new History(cmd).run(args, out);
+                break;
             default:
                 throw new IllegalArgumentException("unknown command '" + argv[0] + "'; " + USAGE);
         }
@@ -179,13 +183,16 @@ public final class PaimonTool {
         /** The options each command takes; anything else is refused before the command runs. */
         private static final Map<String, List<String>> KNOWN =
                 Map.of(
-                        "read", List.of("with-row-tracking", "snapshot", "columns", "catalog"),
+                        "read",
+                                List.of("with-row-tracking", "snapshot", "columns", "option",
+                                        "catalog"),
                         "write", List.of("json", "schema", "option", "catalog"),
                         "update-by-row-id",
                                 List.of("json", "columns", "base-snapshot", "catalog"),
                         "files", List.of("snapshot", "catalog"),
                         "schema", List.of("catalog"),
-                        "snapshot", List.of("catalog"));
+                        "snapshot", List.of("catalog"),
+                        "history", List.of("op", "tag", "snapshot", "retain-ms", "to", "catalog"));
 
         private final Map<String, List<String>> values = new LinkedHashMap<>();
 

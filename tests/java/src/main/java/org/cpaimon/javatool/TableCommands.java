@@ -94,6 +94,14 @@ final class TableCommands {
         }
         try (Catalog catalog = catalog()) {
             FileStoreTable table = atSnapshot(table(catalog), args.get("snapshot"));
+            Map<String, String> dynamic = new LinkedHashMap<>();
+            for (String kv : args.all("option")) {
+                int eq = kv.indexOf('=');
+                dynamic.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+            if (!dynamic.isEmpty()) {
+                table = table.copy(dynamic);
+            }
             RowType type = table.rowType();
             String columns = args.get("columns");
             if (columns != null) {

@@ -1,0 +1,85 @@
+/*
+ * paimon-tool's `history` command: Java Paimon's tags and rollback on one table, the reference
+ * for cpaimon's (tests/python/test_tags_rollback.py).
+ *
+ *   history WAREHOUSE DB.TABLE --op create-tag --tag NAME [--snapshot N] [--retain-ms M]
+ *   history WAREHOUSE DB.TABLE --op replace-tag --tag NAME [--snapshot N] [--retain-ms M]
+ *   history WAREHOUSE DB.TABLE --op delete-tag --tag NAME
+ *   history WAREHOUSE DB.TABLE --op rename-tag --tag NAME --to NEW
+ *   history WAREHOUSE DB.TABLE --op rollback (--snapshot N | --tag NAME)
+ *   history WAREHOUSE DB.TABLE --op list-tags      one JSON object per tag: name, snapshot id
+ */
+package org.cpaimon.javatool;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.table.FileStoreTable;
+
+final class History {
+    private final TableCommands cmd;
+
+    History(TableCommands cmd) {
+        this.cmd = cmd;
+    }
+
+    void run(PaimonTool.Args args, StringBuilder out) throws Exception {
+        String op = args.get("op");
+        String tag = args.get("tag");
+        String snapshot = args.get("snapshot");
+        String retain = args.get("retain-ms");
+        Duration retained = retain == null ? null : Duration.ofMillis(Long.parseLong(retain));
+        try (Catalog catalog = cmd.catalog()) {
+            FileStoreTable table = cmd.table(catalog);
+            switch (op == null ? "" : op) {
+                case "create-tag":
+                    if (snapshot == null) {
+                        if (retained == null) {
+                            table.createTag(tag);
+                        } else {
+                            table.createTag(tag, retained);
+                        }
+                    } else if (retained == null) {
+                        table.createTag(tag, Long.parseLong(snapshot));
+                    } else {
+                        table.createTag(tag, Long.parseLong(snapshot), retained);
+                    }
+                    break;
+                case "replace-tag":
+                    table.replaceTag(
+                            tag, snapshot == null ? null : Long.parseLong(snapshot), retained);
+                    break;
+                case "delete-tag":
+                    table.deleteTag(tag);
+                    break;
+                case "rename-tag":
+                    table.renameTag(tag, args.get("to"));
+                    break;
+                case "rollback":
+                    if (tag != null) {
+                        table.rollbackTo(tag);
+                    } else {
+                        table.rollbackTo(Long.parseLong(snapshot));
+                    }
+                    break;
+                case "list-tags":
+                    for (Map.Entry<Snapshot, List<String>> e : table.tagManager().tags().entrySet()) {
+                        for (String name : e.getValue()) {
+                            Map<String, Object> row = new LinkedHashMap<>();
+                            row.put("name", name);
+                            row.put("snapshot", e.getKey().id());
+                            out.append(Json.write(row)).append('\n');
+                        }
+                    }
+                    break;
+                default:
+                    throw new IllegalArgumentException(
+                            "--op create-tag|replace-tag|delete-tag|rename-tag|rollback|list-tags");
+            }
+        }
+    }
+}
