@@ -42,6 +42,10 @@ seed_dir() {
       printf '\4{"partitions":[{"spec":{"dt":"a"},"recordCount":7,"fileSizeInBytes":9,"fileCount":3,"lastFileCreationTime":5,"done":false}],"nextPageToken":null}' >"$dir/partitions"
       printf '\5{"name":"d","location":"/tmp","options":{"k":"v"},"owner":"o","createdAt":1}' >"$dir/database"
       printf '\6{"token":{"fs.s3.accessKeyId":"k"},"expiresAtMillis":1}' >"$dir/token" ;;
+    fuzz_tag_file)
+      printf '\0{"version":3,"id":2,"schemaId":0,"baseManifestList":"b","deltaManifestList":"d","commitUser":"u","commitIdentifier":1,"commitKind":"APPEND","timeMillis":5,"totalRecordCount":3,"deltaRecordCount":3,"nextRowId":3,"tagCreateTime":[2026,12,2,5,9,37,147062473],"tagTimeRetained":3600.000000000}' >"$dir/tag"
+      printf '\00112 h' >"$dir/hours"
+      printf '\001500ms' >"$dir/millis" ;;
     fuzz_expr_text)
       printf '2024-05-14 01:02:03.456' >"$dir/ts" ;;
     fuzz_sql_chains)

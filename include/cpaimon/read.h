@@ -66,6 +66,14 @@ int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predica
  * is the table's (Java's copy() falls back the same way and its scan fails). Reads without a
  * snapshot use the table handle's schema. */
 int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err);
+/* Time travel to tag `name` (Java's `scan.tag-name`): the tag's snapshot with its schema, read
+ * from the tag's own copy, so a tag outlives its snapshot's expiration. ENOTFOUND ("Tag 'x'
+ * doesn't exist.") at once when there is no such tag. */
+int paimon_read_builder_set_tag(paimon_read_builder *rb, const char *name, paimon_error *err);
+/* Time travel to the latest snapshot committed at or before `epoch_millis` (Java's
+ * `scan.timestamp-millis`); ENOTFOUND with Java's message when every snapshot is later. */
+int paimon_read_builder_set_timestamp(paimon_read_builder *rb, int64_t epoch_millis,
+                                      paimon_error *err);
 /* The schema reads through `rb` use: its id (*id) and, when `json` is not NULL, its schema-file
  * JSON (spec/format.md §2; *json is malloc'd, the caller frees it). That is the table handle's
  * schema, or after paimon_read_builder_set_snapshot the snapshot's. When that snapshot could not be

@@ -18,7 +18,9 @@
  *   partitions     per partition "k=v/k2=v2": record/file counts and sizes, last file creation
  *   buckets        per (partition, bucket) the same, partition as "{v1, v2}"
  *   table_indexes  the latest snapshot's index files (deletion vectors: dv_ranges per data file)
- *   tags, branches, consumers   always empty (cpaimon creates none), with Java's columns
+ *   tags           one row per tag (history.h): snapshot, schema, commit time, records, creation
+ *                  time and retention (Java's Duration text, "PT1H") when it has one
+ *   branches, consumers   always empty (cpaimon creates none), with Java's columns
  *
  * Timestamps are TIMESTAMP(3) wall-clock values: commit and schema times are converted to the
  * local time zone as Java's LocalDateTime.ofInstant(..., ZoneId.systemDefault()) does; file

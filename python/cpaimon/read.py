@@ -2,7 +2,8 @@
 ``new_read().to_arrow(splits)`` / ``to_pandas`` / ``to_arrow_batch_reader`` / ``to_iterator`` /
 ``to_duckdb``.
 
-Time travel — ``with_snapshot(n)``, or a table from ``table.copy({'scan.snapshot-id': 'n'})`` —
+Time travel — ``with_snapshot(n)``, or a table from ``table.copy({'scan.snapshot-id': 'n'})``
+(or ``scan.tag-name``, ``scan.timestamp-millis``, ``scan.timestamp``, ``scan.version``) —
 reads snapshot n with the schema it was written with (include/cpaimon/read.h).
 
 ``with_limit``, ``with_partition_filter``, ``TableScan.with_shard`` / ``with_slice`` have
@@ -131,10 +132,11 @@ class ReadBuilder:
         return self
 
     def _snapshot(self):
-        """The snapshot reads see (None: the latest), and the error planning must raise."""
+        """The time travel of reads as read_builder_configure arguments ({}: the latest), and
+        the error planning must raise."""
         if self._snapshot_id is not None:
-            return self._snapshot_id, None
-        return self.table._travel_snapshot, self.table._travel_error
+            return {"snapshot_id": self._snapshot_id}, None
+        return self.table._travel, self.table._travel_error
 
     def with_batch_size(self, rows: int) -> "ReadBuilder":
         self._batch_size = rows
@@ -151,9 +153,9 @@ class ReadBuilder:
             kwargs["slice"] = slice_
         if self._projection is not None:
             kwargs["projection"] = self._projection
-        snapshot, _ = self._snapshot()
-        if snapshot is not None and (self._snapshot_id is not None or snapshot > 0):
-            kwargs["snapshot_id"] = snapshot
+        travel, _ = self._snapshot()
+        if self._snapshot_id is not None or travel.get("snapshot_id", 1) > 0:
+            kwargs.update(travel)
         if self._batch_size is not None:
             kwargs["batch_size"] = self._batch_size
         _cpaimon.read_builder_configure(rb, **kwargs)
@@ -212,15 +214,15 @@ class TableScan:
         return self
 
     def plan(self) -> Plan:
-        snapshot, error = self._builder._snapshot()
+        travel, error = self._builder._snapshot()
         if error is not None:
             raise error
         rb = self._builder._native(self._shard, self._slice)
-        if snapshot is not None:
+        if "snapshot_id" in travel:
             try:
                 _cpaimon.read_builder_read_schema(rb)
             except FileNotFoundError as e:  # pypaimon's message and type
-                raise ValueError(f"Snapshot id '{snapshot}' doesn't exist.") from e
+                raise ValueError(f"Snapshot id '{travel['snapshot_id']}' doesn't exist.") from e
         plan = Plan(_cpaimon.read_builder_plan(rb))
         plan._rb = rb
         return plan

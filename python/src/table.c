@@ -9,6 +9,7 @@
 
 #include "cpaimon/catalog.h"
 #include "cpaimon/commit.h"
+#include "cpaimon/history.h"
 #include "cpaimon/predicate.h"
 #include "cpaimon/read.h"
 #include "cpaimon/types.h"
@@ -602,6 +603,127 @@ static PyObject *py_table_latest_snapshot(PyObject *self, PyObject *args) {
   return PyLong_FromLongLong(id);
 }
 
+/* ------------------------------------ tags and rollback ------------------------------------ */
+
+/* table_create_tag(t, name, snapshot_id (<= 0: latest), retained_ms (< 0: none), ignore) */
+static PyObject *py_create_tag(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *name;
+  long long id, retained;
+  int ignore;
+  if (!PyArg_ParseTuple(args, "OsLLp", &cap, &name, &id, &retained, &ignore)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  CALL(paimon_table_create_tag(t, name, id, retained, ignore, &err));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_replace_tag(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *name;
+  long long id, retained;
+  if (!PyArg_ParseTuple(args, "OsLL", &cap, &name, &id, &retained)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  CALL(paimon_table_replace_tag(t, name, id, retained, &err));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_delete_tag(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "Os", &cap, &name)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  bool existed = false;
+  CALL(paimon_table_delete_tag(t, name, &existed, &err));
+  return PyBool_FromLong(existed);
+}
+
+static PyObject *py_rename_tag(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  const char *from, *to;
+  if (!PyArg_ParseTuple(args, "Oss", &cap, &from, &to)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  CALL(paimon_table_rename_tag(t, from, to, &err));
+  Py_RETURN_NONE;
+}
+
+/* table_list_tags(t) -> [(name, snapshot_id, schema_id, commit_ms, records, created_ms | None,
+ * retained_ms | None)] ordered by snapshot id, then name. */
+static PyObject *py_list_tags(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  paimon_tag_list tags;
+  CALL(paimon_table_list_tags(t, &tags, &err));
+  PyObject *out = PyList_New(0);
+  for (size_t i = 0; out && i < tags.count; i++) {
+    const paimon_tag *g = &tags.items[i];
+    PyObject *created = g->has_create_time ? PyLong_FromLongLong(g->create_time_millis)
+                                           : Py_NewRef(Py_None);
+    PyObject *retained = g->has_time_retained ? PyLong_FromLongLong(g->time_retained_millis)
+                                              : Py_NewRef(Py_None);
+    PyObject *row = created && retained
+                        ? Py_BuildValue("(sLLLLOO)", g->name, (long long)g->snapshot_id,
+                                        (long long)g->schema_id, (long long)g->commit_time_millis,
+                                        (long long)g->record_count, created, retained)
+                        : NULL;
+    Py_XDECREF(created);
+    Py_XDECREF(retained);
+    if (!row || PyList_Append(out, row) < 0) Py_CLEAR(out);
+    Py_XDECREF(row);
+  }
+  paimon_tag_list_free(&tags);
+  return out;
+}
+
+/* table_rollback(t, snapshot id | tag name) */
+static PyObject *py_rollback(PyObject *self, PyObject *args) {
+  PyObject *cap, *target;
+  if (!PyArg_ParseTuple(args, "OO", &cap, &target)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  if (PyUnicode_Check(target)) {
+    const char *name = PyUnicode_AsUTF8(target);
+    if (!name) return NULL;
+    CALL(paimon_table_rollback_to_tag(t, name, &err));
+  } else {
+    long long id = PyLong_AsLongLong(target);
+    if (id == -1 && PyErr_Occurred()) return NULL;
+    CALL(paimon_table_rollback_to(t, id, &err));
+  }
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_rollback_to_timestamp(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  long long ms;
+  if (!PyArg_ParseTuple(args, "OL", &cap, &ms)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  CALL(paimon_table_rollback_to_timestamp(t, ms, &err));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_parse_duration(PyObject *self, PyObject *args) {
+  const char *text;
+  if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
+  paimon_error err;
+  int64_t ms = 0;
+  CALL(paimon_parse_duration(text, &ms, &err));
+  return PyLong_FromLongLong(ms);
+}
+
 /* ------------------------------------ write / commit ------------------------------------ */
 
 static PyObject *py_write_new(PyObject *self, PyObject *args) {
@@ -977,18 +1099,28 @@ static int int_pair(PyObject *obj, const char *what, long long *a, long long *b)
 
 static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwargs) {
   static char *kwlist[] = {"rb",    "projection", "row_tracking", "snapshot_id", "batch_size",
-                           "limit", "shard",      "slice",        NULL};
-  PyObject *cap, *projection = Py_None, *limit = Py_None, *shard = Py_None, *slice = Py_None;
+                           "limit", "shard",      "slice",        "tag",         "timestamp",
+                           NULL};
+  PyObject *cap, *projection = Py_None, *limit = Py_None, *shard = Py_None, *slice = Py_None,
+                 *timestamp = Py_None;
+  const char *tag = NULL;
   int row_tracking = 0;
   long long snapshot = -1, batch = 0, a = 0, b = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpLLOOO", kwlist, &cap, &projection,
-                                   &row_tracking, &snapshot, &batch, &limit, &shard, &slice))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpLLOOOzO", kwlist, &cap, &projection,
+                                   &row_tracking, &snapshot, &batch, &limit, &shard, &slice, &tag,
+                                   &timestamp))
     return NULL;
   paimon_read_builder *rb = unwrap(cap, &K_RB);
   if (!rb) return NULL;
   paimon_error err;
   /* The snapshot first: the projection names columns of the snapshot's schema (time travel). */
   if (snapshot >= 0) CALL(paimon_read_builder_set_snapshot(rb, snapshot, &err));
+  if (tag) CALL(paimon_read_builder_set_tag(rb, tag, &err));
+  if (timestamp != Py_None) {
+    long long ms = PyLong_AsLongLong(timestamp);
+    if (ms == -1 && PyErr_Occurred()) return NULL;
+    CALL(paimon_read_builder_set_timestamp(rb, ms, &err));
+  }
   if (projection != Py_None) {
     const char **names;
     size_t n;
@@ -1224,6 +1356,14 @@ PyMethodDef cp_py_table_methods[] = {
     {"table_info", py_table_info, METH_VARARGS, NULL},
     {"table_arrow_schema", py_table_arrow_schema, METH_VARARGS, NULL},
     {"table_latest_snapshot_id", py_table_latest_snapshot, METH_VARARGS, NULL},
+    {"table_create_tag", py_create_tag, METH_VARARGS, NULL},
+    {"table_replace_tag", py_replace_tag, METH_VARARGS, NULL},
+    {"table_delete_tag", py_delete_tag, METH_VARARGS, NULL},
+    {"table_rename_tag", py_rename_tag, METH_VARARGS, NULL},
+    {"table_list_tags", py_list_tags, METH_VARARGS, NULL},
+    {"table_rollback", py_rollback, METH_VARARGS, NULL},
+    {"table_rollback_to_timestamp", py_rollback_to_timestamp, METH_VARARGS, NULL},
+    {"parse_duration", py_parse_duration, METH_VARARGS, NULL},
     {"write_new", py_write_new, METH_VARARGS, NULL},
     {"write_arrow", py_write_arrow, METH_VARARGS, NULL},
     {"write_prepare_commit", py_write_prepare_commit, METH_VARARGS, NULL},

@@ -46,11 +46,11 @@ static char *ca_file, *ca_dir;
 
 static void find_ca(void) {
   static const char *const known[] = {
-      "/etc/ssl/certs/ca-certificates.crt",               /* Debian, Ubuntu, Alpine, Arch */
-      "/etc/pki/tls/certs/ca-bundle.crt",                 /* Fedora, RHEL, Amazon Linux */
+      "/etc/ssl/certs/ca-certificates.crt",                /* Debian, Ubuntu, Alpine, Arch */
+      "/etc/pki/tls/certs/ca-bundle.crt",                  /* Fedora, RHEL, Amazon Linux */
       "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", /* RHEL 7+ */
-      "/etc/ssl/ca-bundle.pem",                           /* openSUSE */
-      "/etc/ssl/cert.pem",                                /* macOS, BSDs */
+      "/etc/ssl/ca-bundle.pem",                            /* openSUSE */
+      "/etc/ssl/cert.pem",                                 /* macOS, BSDs */
   };
   const char *f = getenv("SSL_CERT_FILE");
   if (!f || !*f) f = getenv("CURL_CA_BUNDLE");

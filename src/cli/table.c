@@ -8,7 +8,8 @@
  *   cpaimon table schema WAREHOUSE DB.TABLE
  *   cpaimon table snapshots WAREHOUSE DB.TABLE
  *   cpaimon table files WAREHOUSE DB.TABLE [--snapshot N]
- *   cpaimon cat WAREHOUSE DB.TABLE [--columns a,b] [--with-row-tracking] [--snapshot N]
+ *   cpaimon cat WAREHOUSE DB.TABLE [--columns a,b] [--with-row-tracking]
+ *               [--snapshot N | --tag NAME | --timestamp MS]
  *               [--format table|csv|json] [--limit N]
  */
 #include <inttypes.h>
@@ -41,11 +42,13 @@ static const char table_usage[] =
 
 static const char cat_usage[] =
     "usage: cpaimon cat WAREHOUSE DB.TABLE [--columns a,b] [--with-row-tracking]\n"
-    "                   [--snapshot N] [--format table|csv|json] [--limit N]\n"
+    "                   [--snapshot N | --tag NAME | --timestamp MS] [--format table|csv|json]\n"
+    "                   [--limit N]\n"
     "\n"
     "Prints the table's rows (a Spark show() table by default, all rows). --with-row-tracking\n"
     "adds _ROW_ID and _SEQUENCE_NUMBER; --snapshot reads an older snapshot (time travel) with\n"
-    "the columns it was written with. DB.TABLE$snapshots (files, schemas, options, manifests,\n"
+    "the columns it was written with, --tag a tagged one, --timestamp the latest committed at\n"
+    "or before MS (epoch milliseconds). DB.TABLE$snapshots (files, schemas, options, manifests,\n"
     "partitions, buckets, table_indexes, ...) prints a system table.\n";
 
 static int fail(const paimon_error *err) {
@@ -262,6 +265,9 @@ typedef struct cat_args {
   bool row_tracking;
   int64_t snapshot, limit;
   const char *format;
+  const char *tag;       /* --tag NAME */
+  bool has_timestamp;    /* --timestamp MS */
+  int64_t timestamp;
 } cat_args;
 
 static int parse_cat_args(int argc, char **argv, cat_args *a) {
@@ -280,6 +286,11 @@ static int parse_cat_args(int argc, char **argv, cat_args *a) {
       a->columns = (char *)v;
     else if (strcmp(opt, "--snapshot") == 0) {
       if (cli_parse_int("cat", "--snapshot", v, 1, INT64_MAX, &a->snapshot)) return 2;
+    } else if (strcmp(opt, "--tag") == 0) {
+      a->tag = v;
+    } else if (strcmp(opt, "--timestamp") == 0) {
+      if (cli_parse_int("cat", "--timestamp", v, 0, INT64_MAX, &a->timestamp)) return 2;
+      a->has_timestamp = true;
     } else if (strcmp(opt, "--limit") == 0) {
       if (cli_parse_int("cat", "--limit", v, 0, INT64_MAX, &a->limit)) return 2;
     } else if (strcmp(opt, "--format") == 0)
@@ -288,6 +299,10 @@ static int parse_cat_args(int argc, char **argv, cat_args *a) {
       fprintf(stderr, "cpaimon cat: unknown option %s\n%s", opt, cat_usage);
       return 2;
     }
+  }
+  if ((a->snapshot != 0) + (a->tag != NULL) + a->has_timestamp > 1) {
+    fprintf(stderr, "cpaimon cat: --snapshot, --tag and --timestamp exclude each other\n");
+    return 2;
   }
   if (strcmp(a->format, "table") && strcmp(a->format, "csv") && strcmp(a->format, "json")) {
     fprintf(stderr, "cpaimon cat: --format must be table, csv or json\n");
@@ -299,6 +314,9 @@ static int parse_cat_args(int argc, char **argv, cat_args *a) {
 static int configure(paimon_read_builder *rb, const cat_args *a, paimon_error *err) {
   /* The snapshot first: --columns names columns of the snapshot's schema (time travel). */
   if (a->snapshot) CP_RETURN_IF_ERROR(paimon_read_builder_set_snapshot(rb, a->snapshot, err));
+  if (a->tag) CP_RETURN_IF_ERROR(paimon_read_builder_set_tag(rb, a->tag, err));
+  if (a->has_timestamp)
+    CP_RETURN_IF_ERROR(paimon_read_builder_set_timestamp(rb, a->timestamp, err));
   if (a->columns) {
     char *copy = strdup(a->columns), *cols[256], *save = NULL;
     size_t n = 0;
@@ -321,9 +339,14 @@ int cli_cat(int argc, char **argv) {
     fputs(cat_usage, stderr);
     return 2;
   }
-  cat_args a = {NULL, false, 0, -1, "table"};
+  cat_args a = {NULL, false, 0, -1, "table", NULL, false, 0};
   int urc = parse_cat_args(argc - 3, argv + 3, &a);
   if (urc) return urc;
+  if (paimon_identifier_is_system_table(argv[2]) && (a.tag || a.has_timestamp)) {
+    fprintf(stderr, "cpaimon cat: --tag and --timestamp do not apply to system table %s\n",
+            argv[2]);
+    return 2;
+  }
   if (paimon_identifier_is_system_table(argv[2]))
     return cli_cat_system(argv[1], argv[2], a.columns, a.row_tracking, a.snapshot, a.limit,
                           a.format);

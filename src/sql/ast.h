@@ -132,8 +132,12 @@ struct cp_sql_from {
   cp_sql_from_kind kind;
   cp_sql_pos pos;
   cp_sql_name table; /* TABLE */
-  bool has_version;  /* TABLE: VERSION AS OF n */
-  int64_t version;
+  bool has_version;  /* TABLE: VERSION AS OF n | 'tag', or TIMESTAMP AS OF '...' */
+  int64_t version;   /* the snapshot id (0 with a tag or a timestamp) */
+  const char *version_tag; /* VERSION AS OF 'name' that is not a number: a tag */
+  bool has_timestamp;      /* TIMESTAMP AS OF 'yyyy-MM-dd HH:mm:ss[.fff]' (session local time) */
+  int64_t timestamp;       /* its epoch milliseconds */
+  const char *timestamp_text;
   cp_sql_query *query;   /* SUBQUERY */
   const char *alias;     /* TABLE, SUBQUERY (NULL when none) */
   cp_sql_join_kind join; /* JOIN */
@@ -373,6 +377,8 @@ void cp_sql_stmt_free(cp_sql_stmt *stmt);
 int cp_sql_print_stmt(const cp_sql_stmt *stmt, cp_buf *out, paimon_error *err);
 int cp_sql_print_expr(const cp_sql_expr *e, cp_buf *out, paimon_error *err);
 int cp_sql_print_query(const cp_sql_query *q, cp_buf *out, paimon_error *err);
+/* " VERSION AS OF n | 'tag'" or " TIMESTAMP AS OF '...'" of a table reference ("" without). */
+int cp_sql_print_travel(const cp_sql_from *f, cp_buf *out, paimon_error *err);
 
 /* Appends the column name Spark gives an unaliased SELECT expression: the column's own name for
  * a column reference, else the expression's text in Spark's style ("(id + 1)", "count(1)",

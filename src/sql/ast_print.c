@@ -332,13 +332,19 @@ int cp_sql_expr_display_name(const cp_sql_expr *e, cp_buf *out, paimon_error *er
 
 /* ---- queries -------------------------------------------------------------------------------- */
 
+int cp_sql_print_travel(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
+  if (f->has_timestamp) return cp_buf_appendf(out, err, " TIMESTAMP AS OF '%s'", f->timestamp_text);
+  if (f->version_tag) return cp_buf_appendf(out, err, " VERSION AS OF '%s'", f->version_tag);
+  if (f->has_version) return cp_buf_appendf(out, err, " VERSION AS OF %lld", (long long)f->version);
+  return PAIMON_OK;
+}
+
 static int print_from(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
   static const char *const joins[] = {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN"};
   switch (f->kind) {
   case CP_SQL_FROM_TABLE:
     CP_RETURN_IF_ERROR(print_name(&f->table, out, err));
-    if (f->has_version)
-      CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " VERSION AS OF %lld", (long long)f->version));
+    CP_RETURN_IF_ERROR(cp_sql_print_travel(f, out, err));
     break;
   case CP_SQL_FROM_SUBQUERY:
     CP_RETURN_IF_ERROR(put(out, "(", err));

@@ -159,9 +159,7 @@ static int print_merge(const cp_sql_merge *m, cp_buf *out, paimon_error *err) {
     CP_RETURN_IF_ERROR(put(out, ")", err));
   } else {
     CP_RETURN_IF_ERROR(name(&m->source->table, out, err));
-    if (m->source->has_version)
-      CP_RETURN_IF_ERROR(
-          cp_buf_appendf(out, err, " VERSION AS OF %lld", (long long)m->source->version));
+    CP_RETURN_IF_ERROR(cp_sql_print_travel(m->source, out, err));
   }
   CP_RETURN_IF_ERROR(alias(m->source->alias, out, err));
   CP_RETURN_IF_ERROR(put(out, " ON ", err));

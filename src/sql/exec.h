@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cpaimon/catalog.h"
+#include "cpaimon/read.h"
 #include "expr/expr.h"
 #include "sql/ast.h"
 #include "sql/bind.h"
@@ -59,7 +60,13 @@ typedef struct cp_sql_scan_req {
   bool row_id, sequence;    /* add the hidden _ROW_ID / _SEQUENCE_NUMBER columns */
   const char *qualifier;    /* the relation's columns are qualified by this */
   const char *database;     /* and, read without an alias, by this database (rel.h) */
+  const char *tag;          /* VERSION AS OF 'tag' (snapshot 0) */
+  bool has_timestamp;       /* TIMESTAMP AS OF: the snapshot of `timestamp` (epoch ms) */
+  int64_t timestamp;
 } cp_sql_scan_req;
+
+/* Points `rb` at the time-travel target of `req` (nothing when it has none). */
+int cp_sql_travel(paimon_read_builder *rb, const cp_sql_scan_req *req, paimon_error *err);
 
 /* Reads the table into a relation. *snapshot_read (may be NULL) receives the snapshot read (0 for
  * an empty table). */

@@ -61,7 +61,7 @@ int cp_sql_read_target(cp_sql_table *t, const char *qualifier, cp_rel *out, int6
                        paimon_error *err) {
   /* Without an alias the table's own name qualifies it, and db.t.col names its columns too. */
   const char *db = strcmp(qualifier, t->name) == 0 ? t->database : NULL;
-  cp_sql_scan_req req = {0, NULL, NULL, t->row_tracking, false, qualifier, db};
+  cp_sql_scan_req req = {0, NULL, NULL, t->row_tracking, false, qualifier, db, NULL, false, 0};
   return cp_sql_scan(t, &req, out, snapshot, err);
 }
 

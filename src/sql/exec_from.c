@@ -104,13 +104,13 @@ static bool named(const cp_sql_exec *x, const char *name) {
 
 /* VERSION AS OF: the columns become those of the schema the snapshot was written with (read.h).
  * A snapshot that cannot be loaded leaves the table's columns; the scan then reports why. */
-static int travel_row(cp_sql_table *t, int64_t snapshot, paimon_error *err) {
+static int travel_row(cp_sql_table *t, const cp_sql_scan_req *req, paimon_error *err) {
   paimon_read_builder *rb = NULL;
   char *text = NULL;
   int64_t schema_id;
   paimon_error ignored;
   int rc = paimon_read_builder_new(&rb, t->table, err);
-  if (!rc) rc = paimon_read_builder_set_snapshot(rb, snapshot, err);
+  if (!rc) rc = cp_sql_travel(rb, req, err);
   bool travelled = !rc && paimon_read_builder_read_schema(rb, &schema_id, &text, &ignored) == 0;
   paimon_read_builder_free(rb);
   if (rc || !travelled) return rc;
@@ -132,18 +132,22 @@ static int travel_row(cp_sql_table *t, int64_t snapshot, paimon_error *err) {
 static int scan_table(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error *err) {
   cp_sql_table t;
   CP_RETURN_IF_ERROR(cp_sql_table_open_read(x->session, &f->table, &t, err));
-  int rc = f->has_version && f->version ? travel_row(&t, f->version, err) : PAIMON_OK;
+  cp_sql_scan_req req = {f->has_version ? f->version : 0,
+                         x->pushdown,
+                         NULL,
+                         named(x, "_ROW_ID"),
+                         named(x, "_SEQUENCE_NUMBER"),
+                         f->alias ? f->alias : t.name,
+                         f->alias ? NULL : t.database,
+                         f->version_tag,
+                         f->has_timestamp,
+                         f->timestamp};
+  int rc = f->has_version && !t.system ? travel_row(&t, &req, err) : PAIMON_OK;
   bool *want = rc ? NULL : calloc(t.row->n_fields + 1, sizeof *want);
   if (!rc && !want) rc = CP_ENOMEM(err, "scan");
   for (size_t i = 0; !rc && i < t.row->n_fields; i++)
     want[i] = x->all_columns || named(x, t.row->fields[i].name);
-  cp_sql_scan_req req = {f->has_version ? f->version : 0,
-                         x->pushdown,
-                         want,
-                         named(x, "_ROW_ID"),
-                         named(x, "_SEQUENCE_NUMBER"),
-                         f->alias ? f->alias : t.name,
-                         f->alias ? NULL : t.database};
+  req.columns = want;
   if (!rc) rc = cp_sql_scan(&t, &req, out, NULL, err);
   if (rc && rc != PAIMON_ENOMEM && strncmp(err->message, "line ", 5) != 0)
     paimon_error_prefix(err, "line %d:%d", f->pos.line, f->pos.col);

@@ -321,7 +321,7 @@ static int push_filter(paimon_read_builder *rb, const cp_sql_expr *where, const 
 /* A system table's rows: the projection through its read; WHERE is applied by the caller. */
 static int scan_system(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out,
                        int64_t *snapshot_read, paimon_error *err) {
-  if (req->snapshot)
+  if (req->snapshot || req->tag || req->has_timestamp)
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "VERSION AS OF on system table %s is not supported: system tables "
                             "show the latest state",
@@ -347,6 +347,13 @@ static int scan_system(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out,
   return PAIMON_OK;
 }
 
+int cp_sql_travel(paimon_read_builder *rb, const cp_sql_scan_req *req, paimon_error *err) {
+  if (req->tag) return paimon_read_builder_set_tag(rb, req->tag, err);
+  if (req->has_timestamp) return paimon_read_builder_set_timestamp(rb, req->timestamp, err);
+  if (req->snapshot) return paimon_read_builder_set_snapshot(rb, req->snapshot, err);
+  return PAIMON_OK;
+}
+
 int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_t *snapshot_read,
                 paimon_error *err) {
   memset(out, 0, sizeof *out);
@@ -361,7 +368,7 @@ int cp_sql_scan(cp_sql_table *t, const cp_sql_scan_req *req, cp_rel *out, int64_
   int rc = scan_columns(t, req, &names, &cols, &n, err);
   if (!rc) rc = paimon_read_builder_new(&rb, t->table, err);
   /* The snapshot first: with VERSION AS OF the names are the snapshot's (time travel). */
-  if (!rc && req->snapshot) rc = paimon_read_builder_set_snapshot(rb, req->snapshot, err);
+  if (!rc) rc = cp_sql_travel(rb, req, err);
   if (!rc) rc = paimon_read_builder_set_projection(rb, names, n, err);
   if (!rc && req->where) rc = push_filter(rb, req->where, cols, n, err);
   /* The relation keeps every batch: the read threads may run ahead (read.h). */

@@ -11,7 +11,8 @@
  *             | '(' query ')'
  *   relation := primary ([INNER | LEFT [OUTER] | RIGHT [OUTER] | FULL [OUTER]] JOIN primary ON e
  *               | CROSS JOIN primary)*
- *   primary  := name [[FOR] (VERSION | SYSTEM_VERSION) AS OF n] [[AS] alias]
+ *   primary  := name [[FOR] (VERSION | SYSTEM_VERSION) AS OF n | 'tag'
+ *               | [FOR] (TIMESTAMP | SYSTEM_TIME) AS OF 'ts'] [[AS] alias]
  *             | '(' query ')' [[AS] alias]
  *
  * A comma between relations is a cross join, as in Spark. A one-part table name that a WITH in
@@ -24,6 +25,8 @@
 #include <strings.h>
 
 #include "base/status.h"
+#include "base/time.h"
+#include "table/system_table.h"
 #include "sql/parser_internal.h"
 
 int cp_ps_opt_alias(cp_sql_parser *p, const char **out, paimon_error *err) {
@@ -35,7 +38,16 @@ int cp_ps_opt_alias(cp_sql_parser *p, const char **out, paimon_error *err) {
   return PAIMON_OK;
 }
 
-/* [FOR] (VERSION | SYSTEM_VERSION) AS OF <integer>: 1 when parsed, 0 when absent. */
+/* A local date-time as epoch milliseconds, in the process's time zone (Spark's session zone is
+ * the JVM's default): the inverse of cp_java_local_millis, settled in two steps around offset
+ * changes. */
+static int64_t local_to_epoch(int64_t local) {
+  int64_t e = local - (cp_java_local_millis(local) - local);
+  return local - (cp_java_local_millis(e) - e);
+}
+
+/* [FOR] (VERSION | SYSTEM_VERSION) AS OF <integer> | '<tag>', or
+ * [FOR] (TIMESTAMP | SYSTEM_TIME) AS OF '<local date-time>': 1 when parsed, 0 when absent. */
 static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
   size_t k = cp_ps_kw(p, "for") ? 1 : 0;
   bool version = cp_ps_kw_at(p, k, "version") || cp_ps_kw_at(p, k, "system_version");
@@ -43,11 +55,19 @@ static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
   if ((!version && !timestamp) || !cp_ps_kw_at(p, k + 1, "as") || !cp_ps_kw_at(p, k + 2, "of"))
     return 0;
   cp_sql_pos pos = cp_ps_pos(p);
-  if (timestamp)
-    return cp_ps_error_at(p, pos, err,
-                          "TIMESTAMP AS OF is not supported; use VERSION AS OF <snapshot id>");
   for (size_t i = 0; i < k + 3; i++) cp_ps_next(p);
   const cp_sql_token *t = cp_ps_peek(p);
+  if (timestamp) {
+    int64_t local;
+    if (t->kind != CP_TOK_STRING) return cp_ps_error(p, "a timestamp string", err);
+    if (cp_parse_timestamp(t->text, t->text_len, CP_UNIT_MILLI, &local, err) != 0)
+      return cp_ps_error_at(p, pos, err, "TIMESTAMP AS OF '%s': not a timestamp", t->text);
+    f->has_version = f->has_timestamp = true;
+    f->timestamp = local_to_epoch(local);
+    f->timestamp_text = t->text;
+    cp_ps_next(p);
+    return 1;
+  }
   if (t->kind == CP_TOK_STRING || t->kind == CP_TOK_NUMBER) {
     char *end = NULL;
     errno = 0;
@@ -58,11 +78,14 @@ static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
       f->version = v;
       return 1;
     }
-    if (t->kind == CP_TOK_STRING)
-      return cp_ps_error_at(
-          p, pos, err, "VERSION AS OF '%s': tags are not supported; give a snapshot id", t->text);
+    if (t->kind == CP_TOK_STRING && t->text_len > 0) {
+      f->has_version = true;
+      f->version_tag = t->text;
+      cp_ps_next(p);
+      return 1;
+    }
   }
-  return cp_ps_error(p, "a snapshot id (a positive integer)", err);
+  return cp_ps_error(p, "a snapshot id (a positive integer) or a tag name", err);
 }
 
 /* Counts `weight` more table references for the statement (parser_internal.h). */

@@ -4,6 +4,7 @@
  * how files, schemas and hidden columns are read.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arrow/array.h"
@@ -15,6 +16,7 @@
 #include "expr/predicate.h"
 #include "format/parquet/reader.h"
 #include "table/dv.h"
+#include "table/history_internal.h"
 #include "table/read_internal.h"
 #include "table/scan.h"
 #include "table/store.h"
@@ -50,6 +52,7 @@ void paimon_read_builder_free(paimon_read_builder *rb) {
   free_projection(rb);
   cp_expr_free(rb->filter);
   cp_expr_free(rb->part_filter);
+  free(rb->tag);
   free(rb);
 }
 
@@ -163,10 +166,21 @@ int paimon_read_builder_with_row_tracking(paimon_read_builder *rb, paimon_error 
   return PAIMON_OK;
 }
 
-/* Points the builder at snapshot `id`, with that snapshot's schema when `travel`, else the
- * table's; the projection and filter already set must resolve in the new schema, or nothing
- * changes. */
-static int switch_snapshot(paimon_read_builder *rb, int64_t id, bool travel, paimon_error *err) {
+/* Points the builder at snapshot `id` (or, with `tag`, at the tag's copy of its snapshot), with
+ * that snapshot's schema when `travel`, else the table's; the projection and filter already set
+ * must resolve in the new schema, or nothing changes. */
+static int switch_snapshot(paimon_read_builder *rb, int64_t id, const char *tag, bool travel,
+                           paimon_error *err) {
+  cp_snapshot *snap = NULL;
+  char *tag_copy = NULL;
+  if (tag) {
+    CP_RETURN_IF_ERROR(cp_tag_load(rb->t, tag, &snap, NULL, err));
+    id = snap->id;
+    if (!(tag_copy = strdup(tag))) {
+      cp_snapshot_free(snap);
+      return CP_ENOMEM(err, "tag");
+    }
+  }
   if (id <= 0) return paimon_error_set(err, PAIMON_EINVAL, "snapshot id %" PRId64, id);
   bool had = rb->has_snapshot;
   int64_t old_id = rb->snapshot_id, old_schema = rb->schema_id;
@@ -177,12 +191,10 @@ static int switch_snapshot(paimon_read_builder *rb, int64_t id, bool travel, pai
   rb->schema_id = -1;
   rb->travel_rc = PAIMON_OK;
   paimon_error_clear(&rb->travel_err);
-  if (travel) {
-    cp_snapshot *snap = NULL;
+  if (travel && !snap)
     rb->travel_rc = cp_snapshot_load(rb->t->fs, rb->t->path, id, &snap, &rb->travel_err);
-    if (!rb->travel_rc) rb->schema_id = snap->schema_id;
-    cp_snapshot_free(snap);
-  }
+  if (travel && !rb->travel_rc) rb->schema_id = snap->schema_id;
+  cp_snapshot_free(snap);
   int rc = check_projection(rb, err);
   if (!rc) rc = check_filter(rb, err);
   if (rc) {
@@ -191,16 +203,47 @@ static int switch_snapshot(paimon_read_builder *rb, int64_t id, bool travel, pai
     rb->schema_id = old_schema;
     rb->travel_rc = old_rc;
     rb->travel_err = old_err;
+    free(tag_copy);
+  } else {
+    free(rb->tag);
+    rb->tag = tag_copy;
   }
   return rc;
 }
 
 int paimon_read_builder_set_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
-  return switch_snapshot(rb, id, true, err);
+  return switch_snapshot(rb, id, NULL, true, err);
+}
+
+int paimon_read_builder_set_tag(paimon_read_builder *rb, const char *tag, paimon_error *err) {
+  if (!tag || !*tag) return paimon_error_set(err, PAIMON_EINVAL, "Tag name shouldn't be blank.");
+  return switch_snapshot(rb, 0, tag, true, err);
+}
+
+int paimon_read_builder_set_timestamp(paimon_read_builder *rb, int64_t epoch_millis,
+                                      paimon_error *err) {
+  int64_t id;
+  bool found;
+  CP_RETURN_IF_ERROR(paimon_table_snapshot_at(rb->t, epoch_millis, &id, &found, err));
+  if (!found) {
+    int64_t earliest;
+    bool exists;
+    cp_snapshot *s = NULL;
+    if (cp_snapshot_earliest_id(rb->t->fs, rb->t->path, &earliest, &exists, NULL) == 0 && exists)
+      cp_snapshot_load(rb->t->fs, rb->t->path, earliest, &s, NULL);
+    char first[24] = "null";
+    if (s) snprintf(first, sizeof first, "%" PRId64, s->time_millis);
+    cp_snapshot_free(s);
+    return paimon_error_set(err, PAIMON_ENOTFOUND,
+                            "table %s: There is currently no snapshot earlier than or equal to "
+                            "timestamp [%" PRId64 "], the earliest snapshot's timestamp is [%s]",
+                            rb->t->full_name, epoch_millis, first);
+  }
+  return switch_snapshot(rb, id, NULL, true, err);
 }
 
 int cp_read_builder_pin_snapshot(paimon_read_builder *rb, int64_t id, paimon_error *err) {
-  return switch_snapshot(rb, id, false, err);
+  return switch_snapshot(rb, id, NULL, false, err);
 }
 
 int paimon_read_builder_read_schema(paimon_read_builder *rb, int64_t *id, char **json,
@@ -409,6 +452,8 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out, paimon_
     /* Never read the snapshot's files with a schema other than its own. */
     if (err) *err = rb->travel_err;
     rc = rb->travel_rc;
+  } else if (rb->has_snapshot && rb->tag) {
+    rc = cp_tag_load(t, rb->tag, &snap, NULL, err);
   } else if (rb->has_snapshot) {
     rc = cp_snapshot_load(t->fs, t->path, rb->snapshot_id, &snap, err);
   } else {

@@ -28,6 +28,7 @@ struct paimon_read_builder {
   bool row_tracking;
   bool has_snapshot;
   int64_t snapshot_id;
+  char *tag; /* time travel to a tag: its copy of the snapshot is read (it may have expired) */
   /* The schema reads use: -1 for the table's, else the time-travel snapshot's schema id. */
   int64_t schema_id;
   /* Why the time-travel snapshot could not be loaded (0: it was, or none was asked for). Reads

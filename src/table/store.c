@@ -197,6 +197,34 @@ int cp_snapshot_publish(cp_fs *fs, const char *table_path, const cp_snapshot *sn
   return rc;
 }
 
+int cp_snapshot_write_hint(cp_fs *fs, const char *table_path, const char *name, int64_t id,
+                           paimon_error *err) {
+  char hint[24], *path = malloc(strlen(table_path) + strlen(name) + 16);
+  if (!path) return CP_ENOMEM(err, "path");
+  int len = snprintf(hint, sizeof hint, "%" PRId64, id);
+  sprintf(path, "%s/snapshot/%s", table_path, name);
+  int rc = cp_fs_publish(fs, path, hint, (size_t)len, true, err);
+  free(path);
+  return rc;
+}
+
+int cp_snapshot_delete(cp_fs *fs, const char *table_path, int64_t id, paimon_error *err) {
+  char *p = path_of(table_path, "snapshot", "snapshot-", id);
+  if (!p) return CP_ENOMEM(err, "path");
+  int rc = cp_fs_delete(fs, p, err);
+  free(p);
+  if (rc == PAIMON_ENOTFOUND) {
+    paimon_error_clear(err);
+    rc = PAIMON_OK;
+  }
+  return rc;
+}
+
+int cp_snapshot_exists(cp_fs *fs, const char *table_path, int64_t id, bool *out,
+                       paimon_error *err) {
+  return file_exists(fs, table_path, "snapshot", "snapshot-", id, out, err);
+}
+
 int cp_schema_load(cp_fs *fs, const char *table_path, int64_t id, cp_table_schema **out,
                    paimon_error *err) {
   char *p = path_of(table_path, "schema", "schema-", id);

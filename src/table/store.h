@@ -40,6 +40,16 @@ int cp_snapshot_load(cp_fs *fs, const char *table_path, int64_t id, cp_snapshot 
 int cp_snapshot_publish(cp_fs *fs, const char *table_path, const cp_snapshot *snap,
                         paimon_error *err);
 
+/* Replaces the hint file `name` ("LATEST" or "EARLIEST") in the snapshot directory with `id`,
+ * atomically. */
+int cp_snapshot_write_hint(cp_fs *fs, const char *table_path, const char *name, int64_t id,
+                           paimon_error *err);
+/* Deletes snapshot-<id>; a missing one is not an error. */
+int cp_snapshot_delete(cp_fs *fs, const char *table_path, int64_t id, paimon_error *err);
+/* Whether snapshot-<id> exists. */
+int cp_snapshot_exists(cp_fs *fs, const char *table_path, int64_t id, bool *out,
+                       paimon_error *err);
+
 /* Loads schema-<id>. */
 int cp_schema_load(cp_fs *fs, const char *table_path, int64_t id, cp_table_schema **out,
                    paimon_error *err);

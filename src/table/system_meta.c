@@ -8,11 +8,14 @@
  * deserializer's), which decides the row order of `$options` and the key order of the `options`
  * JSON of `$schemas`; we reproduce that order.
  */
+#include <inttypes.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/status.h"
+#include "table/history_internal.h"
 #include "table/store.h"
 #include "table/system_table.h"
 #include "types/type_json.h"
@@ -65,6 +68,46 @@ int cp_sys_fill_snapshots(paimon_system_table *st, cp_builder *b, paimon_error *
     cp_snapshot_free(s);
   }
   free(ids);
+  return rc;
+}
+
+/* ---- $tags ---------------------------------------------------------------------------------- */
+
+/* java.time.Duration.toString() of a whole number of milliseconds: "PT1H30M", "PT0.5S", "PT0S". */
+static void iso_duration(int64_t ms, char out[64]) {
+  int n = snprintf(out, 64, "%sPT", ms < 0 ? "-" : "");
+  if (ms < 0) ms = -ms;
+  int64_t h = ms / 3600000, m = ms / 60000 % 60, s = ms / 1000 % 60, f = ms % 1000;
+  if (h) n += snprintf(out + n, 64 - n, "%" PRId64 "H", h);
+  if (m) n += snprintf(out + n, 64 - n, "%" PRId64 "M", m);
+  if (s || f || (!h && !m)) {
+    n += snprintf(out + n, 64 - n, "%" PRId64, s);
+    if (f) {
+      n += snprintf(out + n, 64 - n, ".%03" PRId64, f);
+      while (out[n - 1] == '0') out[--n] = '\0';
+    }
+    snprintf(out + n, 64 - n, "S");
+  }
+}
+
+int cp_sys_fill_tags(paimon_system_table *st, cp_builder *b, paimon_error *err) {
+  paimon_tag_list tags;
+  CP_RETURN_IF_ERROR(paimon_table_list_tags(st->table, &tags, err));
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < tags.count; i++) {
+    const paimon_tag *g = &tags.items[i];
+    char retained[64];
+    if (g->has_time_retained) iso_duration(g->time_retained_millis, retained);
+    if (!rc) rc = cp_sys_str(b, 0, g->name, err);
+    if (!rc) rc = cp_sys_i64(b, 1, g->snapshot_id, err);
+    if (!rc) rc = cp_sys_i64(b, 2, g->schema_id, err);
+    if (!rc) rc = cp_sys_i64(b, 3, cp_java_local_millis(g->commit_time_millis), err);
+    if (!rc) rc = cp_sys_i64(b, 4, g->record_count, err);
+    if (!rc) rc = cp_sys_opt_i64(b, 5, g->has_create_time, g->create_time_millis, err);
+    if (!rc) rc = g->has_time_retained ? cp_sys_str(b, 6, retained, err) : cp_sys_null(b, 6, err);
+    if (!rc) rc = cp_sys_end_row(b, err);
+  }
+  paimon_tag_list_free(&tags);
   return rc;
 }
 

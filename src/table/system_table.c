@@ -75,7 +75,7 @@ static const cp_sys_def defs[] = {
      "ROW<`tag_name` STRING NOT NULL, `snapshot_id` BIGINT NOT NULL, `schema_id` BIGINT NOT NULL, "
      "`commit_time` TIMESTAMP(3) NOT NULL, `record_count` BIGINT, `create_time` TIMESTAMP(3), "
      "`time_retained` STRING>",
-     "tag_name", cp_sys_fill_empty},
+     "tag_name", cp_sys_fill_tags},
     {"branches", "ROW<`branch_name` STRING NOT NULL, `create_time` TIMESTAMP(3) NOT NULL>",
      "branch_name", cp_sys_fill_empty},
     {"consumers", "ROW<`consumer_id` STRING NOT NULL, `next_snapshot_id` BIGINT NOT NULL>",

@@ -46,6 +46,7 @@ int cp_sys_fill_snapshots(struct paimon_system_table *st, cp_builder *b, paimon_
 int cp_sys_fill_schemas(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_options(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_empty(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
+int cp_sys_fill_tags(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_manifests(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_files(struct paimon_system_table *st, cp_builder *b, paimon_error *err);
 int cp_sys_fill_file_key_ranges(struct paimon_system_table *st, cp_builder *b, paimon_error *err);

@@ -245,12 +245,19 @@ def test_copy_options(history):
     assert tuples(read(unpinned, EXPECTED[last][1] + HIDDEN)) == EXPECTED[last][2]
 
 
-def test_unsupported_time_travel_options(tmp_path):
+def test_unresolvable_time_travel_options(tmp_path):
+    """A missing tag or a moment before every snapshot fails at copy, as Java's copy
+    (TimeTravelUtil) does; a watermark (unsupported) and conflicting options fail the scan.
+    Tags and timestamps that resolve: tests/python/test_tags_rollback.py."""
     env = Env(tmp_path / "wh")
     make_history(env, "cp")
     base = env.table("cp")
-    for options, error in [({"scan.tag-name": "t1"}, NotImplementedError),
-                           ({"scan.timestamp-millis": "1"}, NotImplementedError),
+    for options, message in [({"scan.tag-name": "t1"}, "Tag 't1' doesn't exist."),
+                             ({"scan.timestamp-millis": "1"}, "no snapshot earlier than or equal"),
+                             ({"scan.timestamp": "1970-01-01 00:00:00"}, "no snapshot earlier")]:
+        with pytest.raises(ValueError, match=message):
+            base.copy(options)
+    for options, error in [({"scan.watermark": "5"}, NotImplementedError),
                            ({"scan.version": "tag-x"}, ValueError),
                            ({"scan.snapshot-id": "1", "scan.tag-name": "t"}, ValueError)]:
         copy = base.copy(options)

@@ -25,9 +25,10 @@ class FileStoreTable:
         self._schema_json = json.loads(info["schema_json"])
         self.partition_keys = info["partition_keys"]
         self.options = self._schema_json.get("options", {})
-        # Time travel (copy with scan.snapshot-id): the snapshot reads see, and the error a scan
-        # raises when the options do not name a readable snapshot (pypaimon raises it at plan).
-        self._travel_snapshot = None
+        # Time travel (copy with scan.snapshot-id, scan.tag-name, ...): read_builder_configure's
+        # arguments for the snapshot reads see, and the error a scan raises when the options do
+        # not name a readable snapshot (pypaimon raises it at plan).
+        self._travel = {}
         self._travel_error = None
 
     @property
@@ -46,10 +47,13 @@ class FileStoreTable:
         """Column name -> DataField (pypaimon's FileStoreTable.field_dict)."""
         return {f.name: f for f in self.fields}
 
+    def _travels(self):
+        return bool(self._travel) and self._travel.get("snapshot_id", 1) > 0
+
     def arrow_schema(self) -> pa.Schema:
-        if self._travel_snapshot is not None and self._travel_snapshot > 0:
+        if self._travels():
             rb = _cpaimon.read_builder_new(self._handle)
-            _cpaimon.read_builder_configure(rb, snapshot_id=self._travel_snapshot)
+            _cpaimon.read_builder_configure(rb, **self._travel)
             return pa.Schema._import_from_c_capsule(_cpaimon.read_builder_schema(rb))
         return pa.Schema._import_from_c_capsule(_cpaimon.table_arrow_schema(self._handle))
 
@@ -74,20 +78,65 @@ class FileStoreTable:
         table.__dict__.update(self.__dict__)
         base = FileStoreTable(self.catalog, self._handle)  # the handle's own (current) schema
         table.schema_id, table._schema_json = base.schema_id, base._schema_json
-        table._travel_snapshot, table._travel_error = _travel_snapshot(merged)
-        if table._travel_snapshot is not None and table._travel_snapshot > 0:
+        table._travel, table._travel_error = _travel(merged, self._tag_names)
+        if table._travels() and table._travel_error is None:
             rb = _cpaimon.read_builder_new(self._handle)
             try:
-                _cpaimon.read_builder_configure(rb, snapshot_id=table._travel_snapshot)
+                _cpaimon.read_builder_configure(rb, **table._travel)
                 table.schema_id, text = _cpaimon.read_builder_read_schema(rb)
                 table._schema_json = json.loads(text)
-            except FileNotFoundError:
-                pass  # as Java's tryTimeTravel: the current schema; the scan reports it
+            except FileNotFoundError as e:
+                # As Java's tryTimeTravel: the current schema; the scan reports the failure (a
+                # missing snapshot there, a missing tag or timestamp here, as Java's copy does).
+                if "snapshot_id" not in table._travel:
+                    raise ValueError(str(e)) from e
         table.options = merged
         return table
 
     def latest_snapshot_id(self) -> int:
         return _cpaimon.table_latest_snapshot_id(self._handle)
+
+    # ---- tags and rollback (pypaimon's FileStoreTable names; Java's semantics, in C) ----
+    # Like pypaimon (and Java's IllegalArgumentException), a missing or existing tag or snapshot
+    # is a ValueError; I/O failures keep their OSError types.
+
+    def _tag_names(self):
+        return [t[0] for t in _cpaimon.table_list_tags(self._handle)]
+
+    def create_tag(self, tag_name: str, snapshot_id=None, ignore_if_exists: bool = False,
+                   time_retained=None) -> None:
+        """Tags snapshot `snapshot_id` (None: the latest) as `tag_name`; `time_retained` is a
+        duration ("1 d", "12h") or None (the table's tag.default-time-retained, if any)."""
+        _value_errors(_cpaimon.table_create_tag, self._handle, tag_name,
+                      _snapshot_arg(snapshot_id), _duration_ms(time_retained), ignore_if_exists)
+
+    def replace_tag(self, tag_name: str, snapshot_id=None, time_retained=None) -> None:
+        """Points the existing tag `tag_name` at `snapshot_id` (None: the latest)."""
+        _value_errors(_cpaimon.table_replace_tag, self._handle, tag_name,
+                      _snapshot_arg(snapshot_id), _duration_ms(time_retained))
+
+    def delete_tag(self, tag_name: str) -> bool:
+        """Deletes a tag; False when there was none."""
+        return _cpaimon.table_delete_tag(self._handle, tag_name)
+
+    def rename_tag(self, old_name: str, new_name: str) -> None:
+        _value_errors(_cpaimon.table_rename_tag, self._handle, old_name, new_name)
+
+    def list_tags(self):
+        """The tag names, ordered by the snapshot they tag, then by name."""
+        return self._tag_names()
+
+    def rollback_to(self, target) -> None:
+        """Rolls the table back to a snapshot id (int) or a tag (str), as Java's rollbackTo:
+        later snapshots and tags are deleted and the target is the latest snapshot again (its
+        nextRowId too, so row ids of the discarded snapshots are assigned again)."""
+        if isinstance(target, bool) or not isinstance(target, (int, str)):
+            raise ValueError("Unsupported rollback target type: {}".format(type(target)))
+        _value_errors(_cpaimon.table_rollback, self._handle, target)
+
+    def rollback_to_timestamp(self, timestamp_millis: int) -> None:
+        """Rolls back to the latest snapshot committed at or before `timestamp_millis`."""
+        _value_errors(_cpaimon.table_rollback_to_timestamp, self._handle, int(timestamp_millis))
 
     def new_batch_write_builder(self):
         from cpaimon.write import BatchWriteBuilder
@@ -102,32 +151,72 @@ class FileStoreTable:
         return ReadBuilder(self)
 
 
-def _travel_snapshot(options: dict):
-    """(snapshot id or None, error to raise when planning or None) for the time-travel options,
-    resolved as Java's TimeTravelUtil: a numeric scan.version is a snapshot id and replaces
-    scan.snapshot-id; tags, watermarks and timestamps are not supported by cpaimon."""
+def _value_errors(fn, *args):
+    try:
+        return fn(*args)
+    except (FileExistsError, FileNotFoundError) as e:
+        raise ValueError(str(e)) from e
+
+
+def _snapshot_arg(snapshot_id):
+    if snapshot_id is None:
+        return 0
+    if isinstance(snapshot_id, bool) or not isinstance(snapshot_id, int) or snapshot_id <= 0:
+        raise ValueError(f"Snapshot with id {snapshot_id} doesn't exist.")
+    return snapshot_id
+
+
+def _duration_ms(value):
+    """A retention as milliseconds (-1: none): a duration string as Paimon's options take it, a
+    datetime.timedelta, or None."""
+    if value is None:
+        return -1
+    if hasattr(value, "total_seconds"):
+        return int(value.total_seconds() * 1000)
+    return _cpaimon.parse_duration(str(value))
+
+
+def _timestamp_ms(text: str) -> int:
+    """scan.timestamp: a local date-time ("2026-01-31 12:00:00[.fff]"), as Java parses it in the
+    default time zone."""
+    import datetime
+    return int(datetime.datetime.fromisoformat(text.strip()).timestamp() * 1000)
+
+
+def _travel(options: dict, tag_names):
+    """(read_builder_configure arguments, error to raise when planning or None) for the
+    time-travel options, resolved as Java's TimeTravelUtil: scan.version is a tag when one has
+    that name, else a snapshot id when numeric; one of SCAN_KEYS at most."""
     options = dict(options)
     version = options.pop(SCAN_VERSION, None)
     if version is not None:
-        if version.isdigit():
-            options[SCAN_SNAPSHOT_ID] = version
+        if version in tag_names():
+            options["scan.tag-name"] = version
         elif version.startswith("watermark-"):
-            return None, NotImplementedError(f"{SCAN_VERSION} '{version}': time travel to a "
-                                             "watermark is not supported; give a snapshot id")
+            return {}, NotImplementedError(f"{SCAN_VERSION} '{version}': time travel to a "
+                                           "watermark is not supported")
+        elif version.isdigit():
+            options[SCAN_SNAPSHOT_ID] = version
         else:
-            return None, ValueError(f"Cannot find a time travel version for {version}")
+            return {}, ValueError(f"Cannot find a time travel version for {version}")
     keys = [k for k in SCAN_KEYS if k in options]
     if not keys:
-        return None, None
+        return {}, None
     if len(keys) > 1:
-        return None, ValueError(f"Only one of the following parameters may be set: {SCAN_KEYS}")
-    if keys[0] != SCAN_SNAPSHOT_ID:
-        return None, NotImplementedError(f"time travel by {keys[0]} is not supported; "
-                                         f"use {SCAN_SNAPSHOT_ID}")
+        return {}, ValueError(f"Only one of the following parameters may be set: {SCAN_KEYS}")
+    key, value = keys[0], options[keys[0]]
     try:
-        snapshot = int(options[SCAN_SNAPSHOT_ID])
+        if key == "scan.tag-name":
+            return {"tag": value}, None
+        if key == "scan.timestamp-millis":
+            return {"timestamp": int(value)}, None
+        if key == "scan.timestamp":
+            return {"timestamp": _timestamp_ms(value)}, None
+        if key == "scan.watermark":
+            return {}, NotImplementedError("time travel by scan.watermark is not supported")
+        snapshot = int(value)
     except ValueError as e:
-        return None, e
+        return {}, e
     if snapshot <= 0:
-        return snapshot, ValueError(f"Snapshot id '{snapshot}' doesn't exist.")
-    return snapshot, None
+        return {"snapshot_id": snapshot}, ValueError(f"Snapshot id '{snapshot}' doesn't exist.")
+    return {"snapshot_id": snapshot}, None

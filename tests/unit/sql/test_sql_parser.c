@@ -54,6 +54,9 @@ static void test_select_forms(void) {
   check_canon("SELECT id, _ROW_ID, _SEQUENCE_NUMBER FROM t VERSION AS OF 3 x",
               "SELECT id, _ROW_ID, _SEQUENCE_NUMBER FROM t VERSION AS OF 3 AS x");
   check_canon("SELECT * FROM t FOR SYSTEM_VERSION AS OF '2'", "SELECT * FROM t VERSION AS OF 2");
+  check_canon("SELECT * FROM t VERSION AS OF 'tag1'", "SELECT * FROM t VERSION AS OF 'tag1'");
+  check_canon("SELECT * FROM t FOR SYSTEM_TIME AS OF '2024-01-01 10:00:00' x",
+              "SELECT * FROM t TIMESTAMP AS OF '2024-01-01 10:00:00' AS x");
   check_canon("SELECT * FROM a JOIN b ON a.id = b.id LEFT OUTER JOIN c ON c.x = a.x, d",
               "SELECT * FROM a JOIN b ON (a.id = b.id) LEFT JOIN c ON (c.x = a.x) CROSS JOIN d");
   check_canon(
@@ -264,10 +267,11 @@ static void test_errors(void) {
               "line 1:59: syntax error at 'DELETE': expected INSERT");
   check_error("MERGE INTO t USING s ON t.id = s.id",
               "line 1:36: syntax error at end of input: expected WHEN");
-  check_error("SELECT * FROM t VERSION AS OF 'tag1'",
-              "line 1:17: VERSION AS OF 'tag1': tags are not supported; give a snapshot id");
-  check_error("SELECT * FROM t TIMESTAMP AS OF '2024-01-01'",
-              "line 1:17: TIMESTAMP AS OF is not supported; use VERSION AS OF <snapshot id>");
+  check_error("SELECT * FROM t TIMESTAMP AS OF '2024-13-01'",
+              "line 1:17: TIMESTAMP AS OF '2024-13-01': not a timestamp");
+  check_error("SELECT * FROM t VERSION AS OF -1",
+              "line 1:31: syntax error at '-': expected a snapshot id (a positive integer) or a "
+              "tag name");
   check_error("WITH x AS (SELECT 1), X AS (SELECT 2) SELECT * FROM x",
               "line 1:23: CTE definition can't have duplicate names: 'X'.");
   check_error("WITH x (a) AS (SELECT 1) SELECT * FROM x",

@@ -1,0 +1,96 @@
+/*
+ * A table's history: tags, rollback, and finding the snapshot of a moment
+ * (spec/maintenance-and-blob.md §4.3, §4.4), as Java Paimon's TagManager and rollbackTo do it on
+ * the table's files, so Java, Spark and pypaimon see the same tags and the same rolled-back table.
+ *
+ * A tag is `<table>/tag/tag-<name>`: the JSON of the snapshot it names (so it outlives that
+ * snapshot's expiration), plus `tagCreateTime` and `tagTimeRetained` when it has a retention.
+ * Tags never change row ids or `nextRowId`.
+ *
+ * Rollback makes an earlier snapshot the latest, exactly as Java's local rollback: the LATEST hint
+ * names the target, every later snapshot file and every tag of a later snapshot is deleted, and
+ * no data or manifest file is (those become orphan files). The table's `nextRowId` is the
+ * target's again, so row ids the discarded snapshots had assigned are handed out again by the
+ * next append (Java does the same; docs/maintenance.md).
+ *
+ * Tables whose commits go through a REST catalog server are refused (EUNSUPPORTED): their tags and
+ * rollback belong to the server's endpoints.
+ */
+#ifndef CPAIMON_HISTORY_H
+#define CPAIMON_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpaimon/catalog.h"
+#include "cpaimon/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One tag, as `$tags` shows it. */
+typedef struct paimon_tag {
+  char *name;
+  int64_t snapshot_id;
+  int64_t schema_id;
+  int64_t commit_time_millis; /* the snapshot's timeMillis (epoch milliseconds) */
+  int64_t record_count;       /* the snapshot's totalRecordCount */
+  bool has_create_time;
+  int64_t create_time_millis; /* tagCreateTime: a local date-time, as epoch milliseconds of it */
+  bool has_time_retained;
+  int64_t time_retained_millis; /* tagTimeRetained */
+} paimon_tag;
+
+typedef struct paimon_tag_list {
+  paimon_tag *items;
+  size_t count;
+} paimon_tag_list;
+
+void paimon_tag_list_free(paimon_tag_list *list);
+
+/* Tags snapshot `snapshot_id` (<= 0: the latest) as `name`. A snapshot that survives only as a
+ * tag may be tagged again (Java's findSnapshot). `time_retained_millis` < 0: no retention, or the
+ * table's `tag.default-time-retained`. An existing name is EEXIST ("Tag 'x' already exists.")
+ * unless `ignore_if_exists`; a blank name EINVAL; a missing snapshot ENOTFOUND. */
+int paimon_table_create_tag(paimon_table *table, const char *name, int64_t snapshot_id,
+                            int64_t time_retained_millis, bool ignore_if_exists, paimon_error *err);
+/* Points an existing tag at another snapshot (<= 0: the latest). */
+int paimon_table_replace_tag(paimon_table *table, const char *name, int64_t snapshot_id,
+                             int64_t time_retained_millis, paimon_error *err);
+/* Deletes a tag; *existed (optional) tells whether it was there (a missing tag is not an error,
+ * as Java). Files the tag alone kept are left to orphan-file removal. */
+int paimon_table_delete_tag(paimon_table *table, const char *name, bool *existed,
+                            paimon_error *err);
+/* Renames a tag; the old name must exist and the new one must not. */
+int paimon_table_rename_tag(paimon_table *table, const char *from, const char *to,
+                            paimon_error *err);
+/* Every tag, ordered by snapshot id, then name. */
+int paimon_table_list_tags(paimon_table *table, paimon_tag_list *out, paimon_error *err);
+/* The tag `name`; ENOTFOUND ("Tag 'x' doesn't exist.") when absent. Free with
+ * paimon_tag_list_free on a one-item list, or free(tag->name). */
+int paimon_table_get_tag(paimon_table *table, const char *name, paimon_tag *out, paimon_error *err);
+
+/* Rolls back to snapshot `snapshot_id`; one that survives only as a tag is restored from the
+ * tag. ENOTFOUND ("Rollback snapshot 'n' doesn't exist.") otherwise. */
+int paimon_table_rollback_to(paimon_table *table, int64_t snapshot_id, paimon_error *err);
+/* Rolls back to the snapshot of tag `name`, writing the snapshot file back from the tag when it
+ * had been expired (and EARLIEST with it). */
+int paimon_table_rollback_to_tag(paimon_table *table, const char *name, paimon_error *err);
+/* Rolls back to the latest snapshot committed at or before `epoch_millis`. */
+int paimon_table_rollback_to_timestamp(paimon_table *table, int64_t epoch_millis,
+                                       paimon_error *err);
+/* The latest snapshot committed at or before `epoch_millis` (*found false when there is none). */
+int paimon_table_snapshot_at(paimon_table *table, int64_t epoch_millis, int64_t *snapshot_id,
+                             bool *found, paimon_error *err);
+
+/* Parses a duration as Paimon's options write them ("1 h", "30min", "7 d", "500 ms"; no unit:
+ * milliseconds) into milliseconds. */
+int paimon_parse_duration(const char *text, int64_t *millis, paimon_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

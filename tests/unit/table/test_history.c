@@ -1,0 +1,204 @@
+/* Tests for tags, rollback and time travel by tag and timestamp (include/cpaimon/history.h): the
+ * files they leave (tag-<name>, LATEST, snapshot-<id>), Java's messages, reads at a tag whose
+ * snapshot was expired, and durations. Interop with Java Paimon and pypaimon is in
+ * tests/python/test_tags_rollback.py. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+#include "base/fs.h"
+#include "cpaimon/history.h"
+#include "cpaimon/read.h"
+#include "table/store.h"
+#include "table/table.h"
+#include "commit_test_util.h"
+#include "test.h"
+
+static paimon_catalog *cat;
+
+static void text(const char *column, int64_t id, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s%lld", column, (long long)id);
+}
+
+/* Table db.<name> with snapshots 1..3 of 2, 1 and 2 rows. */
+static paimon_table *three_snapshots(const char *name) {
+  paimon_error err;
+  paimon_schema *s = NULL;
+  char ident[64];
+  snprintf(ident, sizeof ident, "db.%s", name);
+  CHECK_OK(paimon_schema_new(&s, &err), &err);
+  CHECK_OK(paimon_schema_add_column(s, "id", "BIGINT NOT NULL", NULL, &err), &err);
+  CHECK_OK(paimon_schema_add_column(s, "v", "STRING", NULL, &err), &err);
+  CHECK_OK(paimon_schema_set_option(s, "row-tracking.enabled", "true", &err), &err);
+  CHECK_OK(paimon_catalog_create_table(cat, ident, s, false, &err), &err);
+  paimon_schema_free(s);
+  paimon_table *t = NULL;
+  CHECK_OK(paimon_catalog_get_table(cat, ident, &t, &err), &err);
+  commit_rows(t, "ROW<id BIGINT NOT NULL, v STRING>", 1, 2, text);
+  commit_rows(t, "ROW<id BIGINT NOT NULL, v STRING>", 3, 1, text);
+  commit_rows(t, "ROW<id BIGINT NOT NULL, v STRING>", 4, 2, text);
+  return t;
+}
+
+/* Rows planned through `rb` (counted), or -1 when planning fails with `*rc`. */
+static int64_t count_rows(paimon_read_builder *rb) {
+  paimon_error err;
+  paimon_plan *p = NULL;
+  if (paimon_read_builder_plan(rb, &p, &err)) return -1;
+  struct ArrowArrayStream s;
+  CHECK_OK(paimon_plan_read(rb, p, NULL, 0, &s, &err), &err);
+  int64_t n = 0;
+  for (;;) {
+    struct ArrowArray b;
+    CHECK_OK(s.get_next(&s, &b), NULL);
+    if (!b.release) break;
+    n += b.length;
+    b.release(&b);
+  }
+  s.release(&s);
+  paimon_plan_free(p);
+  return n;
+}
+
+static int64_t rows_at_tag(paimon_table *t, const char *tag) {
+  paimon_error err;
+  paimon_read_builder *rb = NULL;
+  CHECK_OK(paimon_read_builder_new(&rb, t, &err), &err);
+  int64_t n = paimon_read_builder_set_tag(rb, tag, &err) ? -1 : count_rows(rb);
+  paimon_read_builder_free(rb);
+  return n;
+}
+
+static int64_t latest(paimon_table *t) {
+  paimon_error err;
+  int64_t id = 0;
+  CHECK_OK(paimon_table_latest_snapshot_id(t, &id, &err), &err);
+  return id;
+}
+
+static void test_tags(void) {
+  paimon_table *t = three_snapshots("tags");
+  paimon_error err;
+  CHECK_OK(paimon_table_create_tag(t, "b", 1, -1, false, &err), &err);
+  CHECK_OK(paimon_table_create_tag(t, "a", 0, 3600000, false, &err), &err);
+  CHECK_ERR(paimon_table_create_tag(t, "a", 2, -1, false, &err), PAIMON_EEXIST);
+  CHECK_CONTAINS(err.message, "Tag 'a' already exists.");
+  CHECK_OK(paimon_table_create_tag(t, "a", 2, -1, true, &err), &err);
+  CHECK_ERR(paimon_table_create_tag(t, " ", 2, -1, false, &err), PAIMON_EINVAL);
+  CHECK_STR(err.message, "Tag name shouldn't be blank.");
+  CHECK_ERR(paimon_table_create_tag(t, "c", 7, -1, false, &err), PAIMON_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "Cannot create tag because given snapshot #7 doesn't exist.");
+  paimon_tag_list l;
+  CHECK_OK(paimon_table_list_tags(t, &l, &err), &err);
+  CHECK_INT(l.count, 2);
+  if (l.count == 2) {
+    CHECK_STR(l.items[0].name, "b");
+    CHECK_INT(l.items[0].snapshot_id, 1);
+    CHECK(!l.items[0].has_time_retained && !l.items[0].has_create_time);
+    CHECK_STR(l.items[1].name, "a");
+    CHECK_INT(l.items[1].snapshot_id, 3);
+    CHECK_INT(l.items[1].record_count, 5);
+    CHECK(l.items[1].has_time_retained && l.items[1].has_create_time);
+    CHECK_INT(l.items[1].time_retained_millis, 3600000);
+  }
+  paimon_tag_list_free(&l);
+  CHECK_INT(rows_at_tag(t, "b"), 2);
+  CHECK_INT(rows_at_tag(t, "a"), 5);
+  CHECK_INT(rows_at_tag(t, "zz"), -1);
+  CHECK_OK(paimon_table_rename_tag(t, "b", "first", &err), &err);
+  CHECK_ERR(paimon_table_rename_tag(t, "first", "a", &err), PAIMON_EEXIST);
+  CHECK_ERR(paimon_table_rename_tag(t, "gone", "x", &err), PAIMON_ENOTFOUND);
+  CHECK_OK(paimon_table_replace_tag(t, "a", 2, -1, &err), &err);
+  CHECK_INT(rows_at_tag(t, "a"), 3);
+  bool existed = false;
+  CHECK_OK(paimon_table_delete_tag(t, "a", &existed, &err), &err);
+  CHECK(existed);
+  CHECK_OK(paimon_table_delete_tag(t, "a", &existed, &err), &err);
+  CHECK(!existed);
+  paimon_table_free(t);
+}
+
+static void test_rollback(void) {
+  paimon_table *t = three_snapshots("rb");
+  paimon_error err;
+  CHECK_OK(paimon_table_create_tag(t, "one", 1, -1, false, &err), &err);
+  CHECK_OK(paimon_table_create_tag(t, "three", 3, -1, false, &err), &err);
+  CHECK_ERR(paimon_table_rollback_to(t, 9, &err), PAIMON_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "Rollback snapshot '9' doesn't exist.");
+  CHECK_INT(latest(t), 3);
+  CHECK_OK(paimon_table_rollback_to(t, 2, &err), &err);
+  CHECK_INT(latest(t), 2);
+  bool exists = true;
+  CHECK_OK(cp_snapshot_exists(t->fs, t->path, 3, &exists, &err), &err);
+  CHECK(!exists);
+  CHECK_INT(rows_at_tag(t, "three"), -1); /* later tags go with the snapshots */
+  /* The next commit takes id 3 again, and the row ids after snapshot 2's nextRowId. */
+  commit_rows(t, "ROW<id BIGINT NOT NULL, v STRING>", 9, 1, text);
+  CHECK_INT(latest(t), 3);
+  cp_snapshot *s = NULL;
+  CHECK_OK(cp_snapshot_load(t->fs, t->path, 3, &s, &err), &err);
+  if (s) CHECK_INT(s->next_row_id, 4);
+  cp_snapshot_free(s);
+  /* A tag whose snapshot was expired is restored from the tag. */
+  CHECK_OK(cp_snapshot_delete(t->fs, t->path, 1, &err), &err);
+  CHECK_OK(cp_snapshot_write_hint(t->fs, t->path, "EARLIEST", 2, &err), &err);
+  CHECK_INT(rows_at_tag(t, "one"), 2);
+  CHECK_OK(paimon_table_rollback_to(t, 1, &err), &err);
+  CHECK_INT(latest(t), 1);
+  int64_t earliest = 0;
+  CHECK_OK(cp_snapshot_earliest_id(t->fs, t->path, &earliest, &exists, &err), &err);
+  CHECK_INT(earliest, 1);
+  paimon_table_free(t);
+}
+
+static void test_timestamps(void) {
+  paimon_table *t = three_snapshots("ts");
+  paimon_error err;
+  cp_snapshot *s2 = NULL;
+  CHECK_OK(cp_snapshot_load(t->fs, t->path, 2, &s2, &err), &err);
+  if (!s2) return;
+  int64_t id = 0;
+  bool found = false;
+  CHECK_OK(paimon_table_snapshot_at(t, s2->time_millis, &id, &found, &err), &err);
+  CHECK(found);
+  CHECK(id >= 2); /* snapshots committed in the same millisecond share it */
+  CHECK_OK(paimon_table_snapshot_at(t, 0, &id, &found, &err), &err);
+  CHECK(!found);
+  paimon_read_builder *rb = NULL;
+  CHECK_OK(paimon_read_builder_new(&rb, t, &err), &err);
+  CHECK_ERR(paimon_read_builder_set_timestamp(rb, 0, &err), PAIMON_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "no snapshot earlier than or equal to timestamp [0]");
+  paimon_read_builder_free(rb);
+  CHECK_ERR(paimon_table_rollback_to_timestamp(t, 0, &err), PAIMON_ENOTFOUND);
+  CHECK_INT(latest(t), 3);
+  cp_snapshot_free(s2);
+  paimon_table_free(t);
+}
+
+static void test_durations(void) {
+  paimon_error err;
+  int64_t ms = 0;
+  static const struct {
+    const char *text;
+    int64_t ms;
+  } ok[] = {{"1 h", 3600000}, {"30min", 1800000}, {"7 d", 604800000}, {"500 ms", 500},
+            {"90", 90},       {" 2 S ", 2000},    {"3000 us", 3}};
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+    CHECK_OK(paimon_parse_duration(ok[i].text, &ms, &err), &err);
+    CHECK_INT(ms, ok[i].ms);
+  }
+  CHECK_ERR(paimon_parse_duration("soon", &ms, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "invalid duration 'soon'");
+  CHECK_ERR(paimon_parse_duration("5 fortnights", &ms, &err), PAIMON_EINVAL);
+  CHECK_ERR(paimon_parse_duration("99999999999999999999 d", &ms, &err), PAIMON_EINVAL);
+}
+
+int main(void) {
+  if (!(cat = temp_catalog("history"))) return 1;
+  RUN(test_tags);
+  RUN(test_rollback);
+  RUN(test_timestamps);
+  RUN(test_durations);
+  paimon_catalog_free(cat);
+  TEST_MAIN_END();
+}
