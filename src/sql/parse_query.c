@@ -64,7 +64,8 @@ static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
       return cp_ps_error_at(p, pos, err, "TIMESTAMP AS OF '%s': not a timestamp", t->text);
     f->has_version = f->has_timestamp = true;
     f->timestamp = local_to_epoch(local);
-    f->timestamp_text = t->text;
+    /* Token text lives only as long as the parser: the statement keeps its own copy. */
+    if (!(f->timestamp_text = cp_ps_strdup(p, t->text, t->text_len, err))) return PAIMON_ENOMEM;
     cp_ps_next(p);
     return 1;
   }
@@ -80,7 +81,7 @@ static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
     }
     if (t->kind == CP_TOK_STRING && t->text_len > 0) {
       f->has_version = true;
-      f->version_tag = t->text;
+      if (!(f->version_tag = cp_ps_strdup(p, t->text, t->text_len, err))) return PAIMON_ENOMEM;
       cp_ps_next(p);
       return 1;
     }
