@@ -14,88 +14,7 @@
 #include "arrow/schema.h"
 #include "base/status.h"
 #include "sql/exec.h"
-
-/* ---- result tables of strings --------------------------------------------------------------- */
-
-typedef struct text_table {
-  size_t n_cols;
-  const char *const *names;
-  cp_builder **cols;
-} text_table;
-
-static int text_table_init(text_table *t, const char *const *names, size_t n, paimon_error *err) {
-  memset(t, 0, sizeof *t);
-  t->n_cols = n;
-  t->names = names;
-  t->cols = calloc(n, sizeof *t->cols);
-  if (!t->cols) return CP_ENOMEM(err, "result");
-  struct ArrowSchema s;
-  for (size_t i = 0; i < n; i++) {
-    bool is_bool = strcmp(names[i], "isTemporary") == 0;
-    CP_RETURN_IF_ERROR(
-        cp_schema_init(&s, is_bool ? "b" : "u", names[i], ARROW_FLAG_NULLABLE, 0, err));
-    int rc = cp_builder_create(&t->cols[i], &s, err);
-    cp_schema_release(&s);
-    CP_RETURN_IF_ERROR(rc);
-  }
-  return PAIMON_OK;
-}
-
-static void text_table_free(text_table *t) {
-  for (size_t i = 0; t->cols && i < t->n_cols; i++) cp_builder_free(t->cols[i]);
-  free(t->cols);
-  memset(t, 0, sizeof *t);
-}
-
-/* Appends one row; NULL cells are NULL; "false"/"true" in the boolean column. */
-static int text_table_row(text_table *t, const char *const *cells, paimon_error *err) {
-  for (size_t i = 0; i < t->n_cols; i++) {
-    int rc;
-    if (!cells[i])
-      rc = cp_builder_append_null(t->cols[i], err);
-    else if (cp_builder_type(t->cols[i])->id == CP_ARROW_BOOL)
-      rc = cp_builder_append_bool(t->cols[i], strcmp(cells[i], "true") == 0, err);
-    else
-      rc = cp_builder_append_str(t->cols[i], cells[i], err);
-    CP_RETURN_IF_ERROR(rc);
-  }
-  return PAIMON_OK;
-}
-
-static int text_table_finish(text_table *t, cp_sql_result *out, paimon_error *err) {
-  cp_rel_builder b = CP_REL_BUILDER_INIT;
-  cp_type *str = NULL, *boolean = NULL;
-  int rc = cp_type_new_sized(&str, CP_TYPE_VARCHAR, CP_TYPE_MAX_LENGTH, true, err);
-  if (!rc) rc = cp_type_new(&boolean, CP_TYPE_BOOLEAN, true, err);
-  int64_t rows = t->n_cols ? cp_builder_length(t->cols[0]) : 0;
-  for (size_t i = 0; !rc && i < t->n_cols; i++) {
-    struct ArrowSchema s;
-    struct ArrowArray a;
-    memset(&a, 0, sizeof a);
-    rc = cp_schema_copy(&s, cp_builder_schema(t->cols[i]), err);
-    if (rc) break;
-    rc = cp_builder_finish(t->cols[i], &a, err);
-    if (rc) {
-      cp_schema_release(&s);
-      break;
-    }
-    bool is_bool = cp_builder_type(t->cols[i])->id == CP_ARROW_BOOL;
-    rc = cp_rel_builder_add(&b, t->names[i], NULL, is_bool ? boolean : str, false, &s, &a, err);
-  }
-  cp_type_free(str);
-  cp_type_free(boolean);
-  cp_rel rel;
-  if (rc) {
-    cp_rel_builder_free(&b);
-    return rc;
-  }
-  CP_RETURN_IF_ERROR(cp_rel_builder_finish(&b, rows, &rel, err));
-  out->has_rows = true;
-  cp_schema_move(&rel.schema, &out->schema);
-  cp_array_move(&rel.batch, &out->batch);
-  cp_rel_free(&rel);
-  return PAIMON_OK;
-}
+#include "sql/result_table.h"
 
 /* ---- databases ------------------------------------------------------------------------------ */
 
@@ -125,25 +44,25 @@ static int use_database(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error
 static int show_databases(cp_sql_session *s, cp_sql_result *out, paimon_error *err) {
   static const char *const names[] = {"namespace"};
   paimon_string_list list = {NULL, 0};
-  text_table t = {0};
+  cp_sql_text_table t = {0};
   /* The default database is listed whether or not a write has created its directory yet (a
    * read creates nothing). */
   int rc = paimon_catalog_list_databases(s->catalog, &list, err);
-  if (!rc) rc = text_table_init(&t, names, 1, err);
+  if (!rc) rc = cp_sql_text_table_init(&t, names, 1, err);
   const char *dflt[] = {CP_SQL_DEFAULT_DATABASE};
   bool shown = false;
   for (size_t i = 0; !rc && i < list.count; i++) {
     int cmp = strcmp(list.items[i], dflt[0]);
     if (!shown && cmp >= 0) {
       shown = true;
-      if (cmp > 0) rc = text_table_row(&t, dflt, err);
+      if (cmp > 0) rc = cp_sql_text_table_row(&t, dflt, err);
     }
     const char *cells[] = {list.items[i]};
-    if (!rc) rc = text_table_row(&t, cells, err);
+    if (!rc) rc = cp_sql_text_table_row(&t, cells, err);
   }
-  if (!rc && !shown) rc = text_table_row(&t, dflt, err);
-  if (!rc) rc = text_table_finish(&t, out, err);
-  text_table_free(&t);
+  if (!rc && !shown) rc = cp_sql_text_table_row(&t, dflt, err);
+  if (!rc) rc = cp_sql_text_table_finish(&t, out, err);
+  cp_sql_text_table_free(&t);
   paimon_string_list_free(&list);
   return rc;
 }
@@ -159,14 +78,14 @@ static int show_partitions(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_re
   cp_sql_table t;
   CP_RETURN_IF_ERROR(cp_sql_table_open(s, &stmt->name, &t, err));
   paimon_partition_list list = {0};
-  text_table tt = {0};
+  cp_sql_text_table tt = {0};
   int rc = t.table && paimon_table_partition_key_count(t.table) == 0
                ? cp_sql_error_at(err, PAIMON_EINVAL, stmt->pos,
                                  "SHOW PARTITIONS is not allowed on a table that is not "
                                  "partitioned: %s",
                                  t.ident)
                : paimon_catalog_list_partitions(s->catalog, t.ident, &list, err);
-  if (!rc) rc = text_table_init(&tt, names, 1, err);
+  if (!rc) rc = cp_sql_text_table_init(&tt, names, 1, err);
   char **texts = calloc(list.count + 1, sizeof *texts);
   if (!rc && !texts) rc = CP_ENOMEM(err, "SHOW PARTITIONS");
   for (size_t i = 0; !rc && i < list.count; i++) {
@@ -181,12 +100,12 @@ static int show_partitions(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_re
   if (!rc) qsort(texts, list.count, sizeof *texts, cmp_text);
   for (size_t i = 0; !rc && i < list.count; i++) {
     const char *cells[] = {texts[i]};
-    rc = text_table_row(&tt, cells, err);
+    rc = cp_sql_text_table_row(&tt, cells, err);
   }
-  if (!rc) rc = text_table_finish(&tt, out, err);
+  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
   for (size_t i = 0; texts && i < list.count; i++) free(texts[i]);
   free(texts);
-  text_table_free(&tt);
+  cp_sql_text_table_free(&tt);
   paimon_partition_list_free(&list);
   cp_sql_table_close(&t);
   return rc;
@@ -202,15 +121,15 @@ static int show_tables(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result
   if (!rc && !exists && strcmp(db, CP_SQL_DEFAULT_DATABASE) != 0)
     rc = paimon_error_set(err, PAIMON_ENOTFOUND, "Database %s does not exist.", db);
   if (!rc && exists) rc = paimon_catalog_list_tables(s->catalog, db, &list, err);
-  text_table t = {0};
+  cp_sql_text_table t = {0};
   memset(&t, 0, sizeof t);
-  if (!rc) rc = text_table_init(&t, names, 3, err);
+  if (!rc) rc = cp_sql_text_table_init(&t, names, 3, err);
   for (size_t i = 0; !rc && i < list.count; i++) {
     const char *cells[] = {db, list.items[i], "false"};
-    rc = text_table_row(&t, cells, err);
+    rc = cp_sql_text_table_row(&t, cells, err);
   }
-  if (!rc) rc = text_table_finish(&t, out, err);
-  text_table_free(&t);
+  if (!rc) rc = cp_sql_text_table_finish(&t, out, err);
+  cp_sql_text_table_free(&t);
   paimon_string_list_free(&list);
   return rc;
 }
@@ -264,19 +183,19 @@ static int spark_type(const cp_type *t, cp_buf *b, paimon_error *err) {
   return PAIMON_OK;
 }
 
-static int describe_column(text_table *out, const cp_field *f, paimon_error *err) {
+static int describe_column(cp_sql_text_table *out, const cp_field *f, paimon_error *err) {
   cp_buf b = CP_BUF_INIT;
   int rc = spark_type(f->type, &b, err);
   if (!rc) rc = cp_buf_nul_terminate(&b, err);
   if (!rc) {
     const char *cells[] = {f->name, (const char *)b.data, f->description};
-    rc = text_table_row(out, cells, err);
+    rc = cp_sql_text_table_row(out, cells, err);
   }
   cp_buf_free(&b);
   return rc;
 }
 
-static int describe_extended(text_table *out, const cp_sql_table *t, paimon_error *err) {
+static int describe_extended(cp_sql_text_table *out, const cp_sql_table *t, paimon_error *err) {
   int64_t latest = 0;
   CP_RETURN_IF_ERROR(paimon_table_latest_snapshot_id(t->table, &latest, err));
   char snap[32], schema_id[32];
@@ -310,7 +229,7 @@ static int describe_extended(text_table *out, const cp_sql_table *t, paimon_erro
                            {"Latest Snapshot", snap, ""},
                            {"Table Properties", props.data ? (const char *)props.data : "[]", ""}};
   for (size_t i = 0; !rc && i < sizeof rows / sizeof rows[0]; i++)
-    rc = text_table_row(out, rows[i], err);
+    rc = cp_sql_text_table_row(out, rows[i], err);
   cp_buf_free(&props);
   free(json);
   return rc;
@@ -321,24 +240,24 @@ static int describe(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *o
   static const char *const names[] = {"col_name", "data_type", "comment"};
   cp_sql_table t;
   CP_RETURN_IF_ERROR(cp_sql_table_open(s, &stmt->name, &t, err));
-  text_table tt;
-  int rc = text_table_init(&tt, names, 3, err);
+  cp_sql_text_table tt;
+  int rc = cp_sql_text_table_init(&tt, names, 3, err);
   for (size_t i = 0; !rc && i < t.row->n_fields; i++)
     rc = describe_column(&tt, &t.row->fields[i], err);
   size_t n_part = paimon_table_partition_key_count(t.table);
   if (!rc && n_part) {
     const char *head[] = {"# Partition Information", "", ""};
     const char *cols[] = {"# col_name", "data_type", "comment"};
-    rc = text_table_row(&tt, head, err);
-    if (!rc) rc = text_table_row(&tt, cols, err);
+    rc = cp_sql_text_table_row(&tt, head, err);
+    if (!rc) rc = cp_sql_text_table_row(&tt, cols, err);
     for (size_t i = 0; !rc && i < n_part; i++) {
       const cp_field *f = cp_row_find_field(t.row, paimon_table_partition_key(t.table, i));
       if (f) rc = describe_column(&tt, f, err);
     }
   }
   if (!rc && stmt->extended) rc = describe_extended(&tt, &t, err);
-  if (!rc) rc = text_table_finish(&tt, out, err);
-  text_table_free(&tt);
+  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
+  cp_sql_text_table_free(&tt);
   cp_sql_table_close(&t);
   return rc;
 }
@@ -457,6 +376,7 @@ int cp_sql_exec_catalog(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_resul
   case CP_SQL_S_ALTER_TABLE:
   case CP_SQL_S_TRUNCATE: rc = cp_sql_exec_alter(s, stmt, err); break;
   case CP_SQL_S_SHOW_PARTITIONS: rc = show_partitions(s, stmt, out, err); break;
+  case CP_SQL_S_CALL: rc = cp_sql_exec_call(s, stmt, out, err); break;
   default: rc = paimon_error_set(err, PAIMON_EINVAL, "not a catalog statement"); break;
   }
   return at_stmt(stmt, rc, err);
