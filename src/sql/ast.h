@@ -211,8 +211,24 @@ typedef enum cp_sql_stmt_kind {
   CP_SQL_S_ALTER_TABLE,
   CP_SQL_S_ALTER_DATABASE,
   CP_SQL_S_TRUNCATE,       /* TRUNCATE TABLE alter.table [alter.partitions[0]] */
-  CP_SQL_S_SHOW_PARTITIONS /* SHOW PARTITIONS name */
+  CP_SQL_S_SHOW_PARTITIONS, /* SHOW PARTITIONS name */
+  CP_SQL_S_CALL             /* CALL [sys.]procedure(args) */
 } cp_sql_stmt_kind;
+
+/* One argument of CALL: `name => value` or a positional value; values are literals. */
+typedef struct cp_sql_call_arg {
+  const char *name; /* NULL: positional */
+  cp_sql_pos pos;
+  bool is_null;     /* NULL */
+  bool is_string;   /* a string literal (else a number or TRUE / FALSE as written) */
+  const char *text;
+} cp_sql_call_arg;
+
+typedef struct cp_sql_call {
+  cp_sql_name procedure; /* "sys.create_tag" or "create_tag" */
+  cp_sql_call_arg *args;
+  size_t n_args;
+} cp_sql_call;
 
 /* key = 'value' (TBLPROPERTIES, WITH, PARTITION specs use expressions instead). */
 typedef struct cp_sql_property {
@@ -363,6 +379,7 @@ typedef struct cp_sql_stmt {
   cp_sql_merge merge;
   cp_sql_create_table create;
   cp_sql_alter_table alter;
+  cp_sql_call call;
 } cp_sql_stmt;
 
 /* Releases the statement and everything in its arena; NULL is a no-op. */

@@ -286,6 +286,18 @@ int cp_sql_print_stmt(const cp_sql_stmt *s, cp_buf *out, paimon_error *err) {
   case CP_SQL_S_SHOW_PARTITIONS:
     CP_RETURN_IF_ERROR(put(out, "SHOW PARTITIONS ", err));
     return name(&s->name, out, err);
+  case CP_SQL_S_CALL:
+    CP_RETURN_IF_ERROR(put(out, "CALL ", err));
+    CP_RETURN_IF_ERROR(name(&s->call.procedure, out, err));
+    CP_RETURN_IF_ERROR(put(out, "(", err));
+    for (size_t i = 0; i < s->call.n_args; i++) {
+      const cp_sql_call_arg *a = &s->call.args[i];
+      if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
+      if (a->name) CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, "%s => ", a->name));
+      CP_RETURN_IF_ERROR(a->is_string ? string(a->text, out, err)
+                                      : put(out, a->is_null ? "NULL" : a->text, err));
+    }
+    return put(out, ")", err);
   case CP_SQL_S_ALTER_DATABASE:
     CP_RETURN_IF_ERROR(put(out, "ALTER DATABASE ", err));
     CP_RETURN_IF_ERROR(name(&s->name, out, err));

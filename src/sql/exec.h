@@ -178,6 +178,9 @@ int cp_sql_exec_merge(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *
 int cp_sql_exec_catalog(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
                         paimon_error *err);
 int cp_sql_exec_alter(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+/* CALL sys.<procedure>(...) (exec_call.c). */
+int cp_sql_exec_call(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
+                     paimon_error *err);
 
 /* The static partition spec of an INSERT OVERWRITE (dml.h cp_dml_set_overwrite). */
 typedef struct cp_sql_overwrite {

@@ -338,6 +338,63 @@ int cp_ps_truncate(cp_sql_parser *p, paimon_error *err) {
   return cp_ps_kw(p, "partition") ? partition_list(p, &s->alter, err) : PAIMON_OK;
 }
 
+/* One CALL argument value: a string, a (signed) number, TRUE / FALSE or NULL. */
+static int call_value(cp_sql_parser *p, cp_sql_call_arg *a, paimon_error *err) {
+  a->pos = cp_ps_pos(p);
+  bool minus = cp_ps_accept(p, CP_TOK_MINUS);
+  const cp_sql_token *t = cp_ps_peek(p);
+  if (!minus && t->kind == CP_TOK_STRING) {
+    a->is_string = true;
+  } else if (t->kind == CP_TOK_NUMBER) {
+  } else if (!minus && t->kind == CP_TOK_IDENT &&
+             (strcasecmp(t->text, "true") == 0 || strcasecmp(t->text, "false") == 0 ||
+              strcasecmp(t->text, "null") == 0)) {
+    a->is_null = strcasecmp(t->text, "null") == 0;
+  } else {
+    return cp_ps_error(p, "a literal (a string, a number, TRUE, FALSE or NULL)", err);
+  }
+  cp_buf b = CP_BUF_INIT;
+  int rc = cp_buf_appendf(&b, err, "%s%.*s", minus ? "-" : "", (int)t->text_len, t->text);
+  if (!rc) a->text = cp_ps_strdup(p, (const char *)b.data, b.len, err);
+  cp_buf_free(&b);
+  if (!rc && !a->text) rc = PAIMON_ENOMEM;
+  if (!rc) cp_ps_next(p);
+  return rc;
+}
+
+/* CALL [catalog.][sys.]procedure([name =>] value, ...) */
+int cp_ps_call(cp_sql_parser *p, paimon_error *err) {
+  cp_sql_stmt *s = p->stmt;
+  cp_sql_call *c = &s->call;
+  cp_ps_next(p); /* CALL */
+  s->kind = CP_SQL_S_CALL;
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 3, &c->procedure, err));
+  CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+  size_t cap = 0;
+  while (!cp_ps_is(p, CP_TOK_RPAREN)) {
+    if (c->n_args) CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_COMMA, err));
+    if (c->n_args == cap) {
+      size_t ncap = cap ? 2 * cap : 4;
+      cp_sql_call_arg *grown = cp_ps_alloc(p, ncap * sizeof *grown, err);
+      if (!grown) return PAIMON_ENOMEM;
+      if (c->n_args) memcpy(grown, c->args, c->n_args * sizeof *grown);
+      c->args = grown;
+      cap = ncap;
+    }
+    cp_sql_call_arg *a = &c->args[c->n_args++];
+    const cp_sql_token *t = cp_ps_peek(p);
+    if ((t->kind == CP_TOK_IDENT || t->kind == CP_TOK_QIDENT) &&
+        cp_ps_peek_at(p, 1)->kind == CP_TOK_EQ && cp_ps_peek_at(p, 2)->kind == CP_TOK_GT) {
+      CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->name, NULL, err));
+      cp_ps_next(p); /* = */
+      cp_ps_next(p); /* > */
+    }
+    CP_RETURN_IF_ERROR(call_value(p, a, err));
+  }
+  cp_ps_next(p); /* ) */
+  return PAIMON_OK;
+}
+
 int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
   cp_sql_stmt *s = p->stmt;
   cp_sql_alter_table *a = &s->alter;

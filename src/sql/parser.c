@@ -242,12 +242,13 @@ static int dispatch(cp_sql_parser *p, paimon_error *err) {
   if (cp_ps_kw(p, "drop")) return cp_ps_drop(p, err);
   if (cp_ps_kw(p, "alter")) return cp_ps_alter(p, err);
   if (cp_ps_kw(p, "truncate")) return cp_ps_truncate(p, err);
+  if (cp_ps_kw(p, "call")) return cp_ps_call(p, err);
   if (cp_ps_kw(p, "use") || cp_ps_kw(p, "show") || cp_ps_kw(p, "describe") || cp_ps_kw(p, "desc"))
     return cp_ps_use_show_describe(p, err);
   return cp_ps_error(
       p,
-      "a statement (SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, TRUNCATE, USE, "
-      "SHOW or DESCRIBE)",
+      "a statement (SELECT, INSERT, UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, TRUNCATE, CALL, "
+      "USE, SHOW or DESCRIBE)",
       err);
 }
 

@@ -121,6 +121,7 @@ int cp_ps_opt_alias(cp_sql_parser *p, const char **out, paimon_error *err);
 int cp_ps_partition_spec(cp_sql_parser *p, cp_sql_assignment **out, size_t *n, paimon_error *err);
 /* TRUNCATE TABLE t [PARTITION (...)] */
 int cp_ps_truncate(cp_sql_parser *p, paimon_error *err);
+int cp_ps_call(cp_sql_parser *p, paimon_error *err);
 /* A data type, as Paimon type text (Spark names mapped, see parse_type.c). */
 int cp_ps_type(cp_sql_parser *p, const char **out, paimon_error *err);
 

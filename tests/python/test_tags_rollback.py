@@ -10,6 +10,7 @@ Named expected difference:
 import json
 import os
 import subprocess
+import time
 
 import pyarrow as pa
 import pypaimon
@@ -31,6 +32,7 @@ def make(wh):
 
 
 def append(t, ids):
+    time.sleep(0.01)  # distinct commit milliseconds, so each timestamp names one snapshot
     wb = t.new_batch_write_builder()
     w, c = wb.new_write(), wb.new_commit()
     w.write_arrow(pa.table({"id": pa.array(ids, pa.int32()), "v": [f"v{i}" for i in ids]}))
@@ -244,3 +246,12 @@ def test_sql_and_cli_time_travel(tmp_path, run_cli):
     assert r.returncode == 0 and len(r.stdout.split()) == 4
     r = run_cli("cat", wh, "db.t", "--tag", "t1", "--snapshot", "2")
     assert r.returncode == 2 and "exclude each other" in r.stderr
+    # Spark's procedure: rolls back to the latest snapshot at or before the moment.
+    r = run_cli("sql", "--warehouse", wh, "--format", "csv", "-e",
+                f"CALL sys.rollback_to_timestamp(table => 'db.t', timestamp => {ms})")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["previous_snapshot_id,current_snapshot_id", "3,2"]
+    assert rows(t) == expect[2]
+    r = run_cli("sql", "--warehouse", wh, "-e",
+                "CALL sys.rollback_to_timestamp(table => 'db.t', timestamp => 1)")
+    assert r.returncode == 1 and "count not find snapshot earlier than 1" in r.stderr

@@ -55,6 +55,9 @@ static void test_select_forms(void) {
               "SELECT id, _ROW_ID, _SEQUENCE_NUMBER FROM t VERSION AS OF 3 AS x");
   check_canon("SELECT * FROM t FOR SYSTEM_VERSION AS OF '2'", "SELECT * FROM t VERSION AS OF 2");
   check_canon("SELECT * FROM t VERSION AS OF 'tag1'", "SELECT * FROM t VERSION AS OF 'tag1'");
+  check_canon("call sys.create_tag(table=>'db.t', tag => 'a', snapshot => -1, x => NULL)",
+              "CALL sys.create_tag(table => 'db.t', tag => 'a', snapshot => -1, x => NULL)");
+  check_canon("CALL paimon.sys.rollback('t', TRUE)", "CALL paimon.sys.rollback('t', TRUE)");
   check_canon("SELECT * FROM t FOR SYSTEM_TIME AS OF '2024-01-01 10:00:00' x",
               "SELECT * FROM t TIMESTAMP AS OF '2024-01-01 10:00:00' AS x");
   check_canon("SELECT * FROM a JOIN b ON a.id = b.id LEFT OUTER JOIN c ON c.x = a.x, d",
@@ -252,7 +255,7 @@ static void test_errors(void) {
               "line 3:3: syntax error at 'FROM': expected an expression");
   check_error("SELEC 1",
               "line 1:1: syntax error at 'SELEC': expected a statement (SELECT, INSERT, "
-              "UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, TRUNCATE, USE, SHOW or DESCRIBE)");
+              "UPDATE, DELETE, MERGE, CREATE, DROP, ALTER, TRUNCATE, CALL, USE, SHOW or DESCRIBE)");
   check_error("INSERT t VALUES (1)", "line 1:8: syntax error at 't': expected INTO");
   check_error("SELECT (1", "line 1:10: syntax error at end of input: expected ')'");
   check_error("SELECT CASE END", "line 1:13: syntax error at 'END': expected WHEN");
@@ -267,6 +270,9 @@ static void test_errors(void) {
               "line 1:59: syntax error at 'DELETE': expected INSERT");
   check_error("MERGE INTO t USING s ON t.id = s.id",
               "line 1:36: syntax error at end of input: expected WHEN");
+  check_error("CALL sys.f(a => b)",
+              "line 1:17: syntax error at 'b': expected a literal (a string, a number, TRUE, "
+              "FALSE or NULL)");
   check_error("SELECT * FROM t TIMESTAMP AS OF '2024-13-01'",
               "line 1:17: TIMESTAMP AS OF '2024-13-01': not a timestamp");
   check_error("SELECT * FROM t VERSION AS OF -1",

@@ -1,0 +1,262 @@
+/*
+ * CALL statements (docs/sql.md, "Procedures"): Paimon's Spark procedures with Spark's names,
+ * parameters and result columns (paimon-spark's CreateTagProcedure, RollbackProcedure, ...),
+ * over include/cpaimon/history.h. Arguments are named (`table => 'db.t'`) or positional, in the
+ * procedure's parameter order; the `sys.` prefix (and a catalog before it) may be left out.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/status.h"
+#include "cpaimon/history.h"
+#include "sql/exec.h"
+#include "sql/result_table.h"
+
+#define MAX_PARAMS 6
+
+typedef struct proc_param {
+  const char *name;
+  char type; /* 's' string, 'l' BIGINT */
+  bool required;
+} proc_param;
+
+/* The arguments bound to a procedure's parameters (NULL: not given, or NULL). */
+typedef struct call_args {
+  const char *text[MAX_PARAMS];
+  int64_t num[MAX_PARAMS];
+  cp_sql_pos pos;
+} call_args;
+
+typedef struct procedure {
+  const char *name;
+  proc_param params[MAX_PARAMS];
+  size_t n_params;
+  int (*run)(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+             paimon_error *err);
+} procedure;
+
+static int result_true(cp_sql_result *out, paimon_error *err) {
+  static const char *const names[] = {"result"}, *const formats[] = {"b"};
+  cp_sql_text_table tt;
+  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 1, err);
+  const char *cells[] = {"true"};
+  if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
+  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
+  cp_sql_text_table_free(&tt);
+  return rc;
+}
+
+/* RollbackProcedure's row: the latest snapshot before, the snapshot rolled back to. */
+static int result_rollback(int64_t previous, int64_t current, cp_sql_result *out,
+                           paimon_error *err) {
+  static const char *const names[] = {"previous_snapshot_id", "current_snapshot_id"};
+  static const char *const formats[] = {"l", "l"};
+  char a[24], b[24];
+  snprintf(a, sizeof a, "%" PRId64, previous);
+  snprintf(b, sizeof b, "%" PRId64, current);
+  cp_sql_text_table tt;
+  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 2, err);
+  const char *cells[] = {a, b};
+  if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
+  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
+  cp_sql_text_table_free(&tt);
+  return rc;
+}
+
+static int retention(const call_args *a, int i, int64_t *ms, paimon_error *err) {
+  *ms = -1;
+  return a->text[i] ? paimon_parse_duration(a->text[i], ms, err) : PAIMON_OK;
+}
+
+static int create_tag(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+                      paimon_error *err) {
+  int64_t ms;
+  CP_RETURN_IF_ERROR(retention(a, 3, &ms, err));
+  CP_RETURN_IF_ERROR(
+      paimon_table_create_tag(t, a->text[1], a->text[2] ? a->num[2] : 0, ms, false, err));
+  return result_true(out, err);
+}
+
+static int replace_tag(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+                       paimon_error *err) {
+  int64_t ms;
+  CP_RETURN_IF_ERROR(retention(a, 3, &ms, err));
+  CP_RETURN_IF_ERROR(paimon_table_replace_tag(t, a->text[1], a->text[2] ? a->num[2] : 0, ms, err));
+  return result_true(out, err);
+}
+
+/* Table.deleteTags: a comma-separated list. */
+static int delete_tag(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+                      paimon_error *err) {
+  char *names = strdup(a->text[1]), *save = NULL;
+  if (!names) return CP_ENOMEM(err, "CALL");
+  int rc = PAIMON_OK;
+  for (char *n = strtok_r(names, ",", &save); !rc && n; n = strtok_r(NULL, ",", &save))
+    rc = paimon_table_delete_tag(t, n, NULL, err);
+  free(names);
+  return rc ? rc : result_true(out, err);
+}
+
+static int rename_tag(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+                      paimon_error *err) {
+  CP_RETURN_IF_ERROR(paimon_table_rename_tag(t, a->text[1], a->text[2], err));
+  return result_true(out, err);
+}
+
+static bool digits(const char *s) {
+  if (!*s) return false;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9') return false;
+  return true;
+}
+
+static int latest_or_fail(paimon_table *t, int64_t *id, paimon_error *err) {
+  CP_RETURN_IF_ERROR(paimon_table_latest_snapshot_id(t, id, err));
+  if (*id <= 0)
+    return paimon_error_set(err, PAIMON_ENOTFOUND, "Latest snapshot is null, can not rollback.");
+  return PAIMON_OK;
+}
+
+/* rollback(table, version | snapshot | tag): a version of digits is a snapshot id, else a tag. */
+static int rollback(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+                    paimon_error *err) {
+  int given = (a->text[1] && *a->text[1]) + (a->text[2] != NULL) + (a->text[3] != NULL);
+  if (given != 1)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "only can set one of version/snapshot/tag in RollbackProcedure.");
+  int64_t previous, current;
+  CP_RETURN_IF_ERROR(latest_or_fail(t, &previous, err));
+  const char *tag = a->text[3];
+  if (a->text[1] && !digits(a->text[1])) tag = a->text[1];
+  if (tag) {
+    paimon_tag g;
+    CP_RETURN_IF_ERROR(paimon_table_get_tag(t, tag, &g, err));
+    current = g.snapshot_id;
+    free(g.name);
+    CP_RETURN_IF_ERROR(paimon_table_rollback_to_tag(t, tag, err));
+  } else {
+    current = a->text[2] ? a->num[2] : strtoll(a->text[1], NULL, 10);
+    CP_RETURN_IF_ERROR(paimon_table_rollback_to(t, current, err));
+  }
+  return result_rollback(previous, current, out, err);
+}
+
+static int rollback_to_timestamp(cp_sql_session *s, paimon_table *t, const call_args *a,
+                                 cp_sql_result *out, paimon_error *err) {
+  int64_t previous, current;
+  bool found;
+  CP_RETURN_IF_ERROR(latest_or_fail(t, &previous, err));
+  CP_RETURN_IF_ERROR(paimon_table_snapshot_at(t, a->num[1], &current, &found, err));
+  if (!found)
+    return paimon_error_set(err, PAIMON_ENOTFOUND, "count not find snapshot earlier than %" PRId64,
+                            a->num[1]);
+  CP_RETURN_IF_ERROR(paimon_table_rollback_to(t, current, err));
+  return result_rollback(previous, current, out, err);
+}
+
+static const procedure procedures[] = {
+    {"create_tag",
+     {{"table", 's', true},
+      {"tag", 's', true},
+      {"snapshot", 'l', false},
+      {"time_retained", 's', false}},
+     4,
+     create_tag},
+    {"replace_tag",
+     {{"table", 's', true},
+      {"tag", 's', true},
+      {"snapshot", 'l', false},
+      {"time_retained", 's', false}},
+     4,
+     replace_tag},
+    {"delete_tag", {{"table", 's', true}, {"tag", 's', true}}, 2, delete_tag},
+    {"rename_tag",
+     {{"table", 's', true}, {"tag", 's', true}, {"target_tag", 's', true}},
+     3,
+     rename_tag},
+    {"rollback",
+     {{"table", 's', true}, {"version", 's', false}, {"snapshot", 'l', false}, {"tag", 's', false}},
+     4,
+     rollback},
+    {"rollback_to_timestamp",
+     {{"table", 's', true}, {"timestamp", 'l', true}},
+     2,
+     rollback_to_timestamp},
+};
+
+static const procedure *find_procedure(const cp_sql_name *n) {
+  const char *last = n->parts[n->n - 1];
+  /* [catalog.]sys.name or name */
+  if (n->n >= 2 && strcasecmp(n->parts[n->n - 2], "sys") != 0) return NULL;
+  for (size_t i = 0; i < sizeof procedures / sizeof *procedures; i++)
+    if (strcasecmp(procedures[i].name, last) == 0) return &procedures[i];
+  return NULL;
+}
+
+static int bind_args(const procedure *p, const cp_sql_call *c, call_args *a, paimon_error *err) {
+  memset(a, 0, sizeof *a);
+  bool named = c->n_args && c->args[0].name;
+  if (c->n_args > p->n_params)
+    return cp_sql_error_at(err, PAIMON_EINVAL, c->args[p->n_params].pos,
+                           "procedure %s takes at most %zu arguments", p->name, p->n_params);
+  for (size_t i = 0; i < c->n_args; i++) {
+    const cp_sql_call_arg *g = &c->args[i];
+    if ((g->name != NULL) != named)
+      return cp_sql_error_at(err, PAIMON_EINVAL, g->pos,
+                             "procedure %s: arguments are either all named or all positional",
+                             p->name);
+    size_t k = i;
+    if (named) {
+      for (k = 0; k < p->n_params && strcasecmp(p->params[k].name, g->name) != 0; k++) {
+      }
+      if (k == p->n_params)
+        return cp_sql_error_at(err, PAIMON_EINVAL, g->pos, "procedure %s has no parameter '%s'",
+                               p->name, g->name);
+      if (a->text[k])
+        return cp_sql_error_at(err, PAIMON_EINVAL, g->pos,
+                               "procedure %s: parameter '%s' is given twice", p->name, g->name);
+    }
+    if (g->is_null) continue;
+    a->text[k] = g->text;
+    if (p->params[k].type == 'l') {
+      char *end = NULL;
+      a->num[k] = strtoll(g->text, &end, 10);
+      if (!*g->text || *end)
+        return cp_sql_error_at(err, PAIMON_EINVAL, g->pos,
+                               "procedure %s: parameter '%s' must be an integer, got '%s'", p->name,
+                               p->params[k].name, g->text);
+    }
+  }
+  for (size_t k = 0; k < p->n_params; k++)
+    if (p->params[k].required && !a->text[k])
+      return paimon_error_set(err, PAIMON_EINVAL, "procedure %s: missing required parameter '%s'",
+                              p->name, p->params[k].name);
+  return PAIMON_OK;
+}
+
+int cp_sql_exec_call(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *out,
+                     paimon_error *err) {
+  const cp_sql_call *c = &stmt->call;
+  const procedure *p = find_procedure(&c->procedure);
+  if (!p)
+    return cp_sql_error_at(err, PAIMON_ENOTFOUND, stmt->pos,
+                           "procedure %s not found (cpaimon has sys.create_tag, replace_tag, "
+                           "delete_tag, rename_tag, rollback, rollback_to_timestamp)",
+                           c->procedure.parts[c->procedure.n - 1]);
+  call_args a;
+  CP_RETURN_IF_ERROR(bind_args(p, c, &a, err));
+  /* The table argument: "db.t", or "t" in the session's database. */
+  char ident[1024];
+  if (strchr(a.text[0], '.'))
+    snprintf(ident, sizeof ident, "%s", a.text[0]);
+  else
+    snprintf(ident, sizeof ident, "%s.%s", s->database, a.text[0]);
+  paimon_table *t = NULL;
+  CP_RETURN_IF_ERROR(paimon_catalog_get_table(s->catalog, ident, &t, err));
+  int rc = p->run(s, t, &a, out, err);
+  paimon_table_free(t);
+  return rc;
+}

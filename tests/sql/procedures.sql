@@ -1,0 +1,33 @@
+-- Paimon's Spark procedures for tags and rollback (docs/maintenance.md): CALL with named or
+-- positional arguments, Spark's result columns, Java's messages; time travel to the tags.
+CREATE TABLE t (id INT, v STRING) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO t VALUES (1, 'a'), (2, 'b');
+INSERT INTO t VALUES (3, 'c');
+INSERT INTO t VALUES (4, 'd');
+CALL sys.create_tag(table => 'default.t', tag => 'first', snapshot => 1);
+CALL sys.create_tag('t', 'second', 2, '12 h');
+CALL create_tag(table => 't', tag => 'latest');
+SELECT tag_name, snapshot_id, record_count, time_retained FROM `t$tags` ORDER BY snapshot_id;
+SELECT id, v, _ROW_ID FROM t VERSION AS OF 'second' ORDER BY id;
+CALL sys.create_tag(table => 't', tag => 'first');
+CALL sys.create_tag(table => 't', tag => 'x', snapshot => 9);
+CALL sys.create_tag(table => 't', snapshot => 1);
+CALL sys.create_tag(table => 't', tag => 'x', snapshot => 'one');
+CALL sys.create_tag(table => 't', tag => 'x', bogus => 1);
+CALL sys.create_tag(table => 't', 'x');
+CALL sys.nope(table => 't');
+CALL sys.replace_tag(table => 't', tag => 'latest', snapshot => 2);
+CALL sys.rename_tag(table => 't', tag => 'latest', target_tag => 'two');
+CALL sys.rename_tag(table => 't', tag => 'gone', target_tag => 'x');
+SELECT tag_name, snapshot_id FROM `t$tags` ORDER BY tag_name;
+CALL sys.rollback(table => 't', version => '9');
+CALL sys.rollback(table => 't', version => 'second', snapshot => 1);
+CALL sys.rollback(table => 't', version => 'second');
+SELECT id, v, _ROW_ID, _SEQUENCE_NUMBER FROM t ORDER BY id;
+SELECT tag_name, snapshot_id FROM `t$tags` ORDER BY tag_name;
+INSERT INTO t VALUES (5, 'e');
+SELECT id, v, _ROW_ID, _SEQUENCE_NUMBER FROM t ORDER BY id;
+CALL sys.rollback(table => 't', snapshot => 1);
+CALL sys.delete_tag(table => 't', tag => 'first,second');
+SELECT count(*) FROM `t$tags`;
+SELECT * FROM t VERSION AS OF 'first';
