@@ -8,6 +8,8 @@
  *   history WAREHOUSE DB.TABLE --op rename-tag --tag NAME --to NEW
  *   history WAREHOUSE DB.TABLE --op rollback (--snapshot N | --tag NAME)
  *   history WAREHOUSE DB.TABLE --op list-tags      one JSON object per tag: name, snapshot id
+ *   history WAREHOUSE DB.TABLE --op expire --retain-max N --retain-min N --older-than-ms MS
+ *           [--max-deletes N]                     ExpireSnapshots; prints the number expired
  */
 package org.cpaimon.javatool;
 
@@ -18,6 +20,7 @@ import java.util.Map;
 
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.table.FileStoreTable;
 
 final class History {
@@ -66,6 +69,23 @@ final class History {
                         table.rollbackTo(Long.parseLong(snapshot));
                     }
                     break;
+                case "expire":
+                    {
+                        long olderThan = Long.parseLong(args.get("older-than-ms"));
+                        ExpireConfig.Builder config =
+                                ExpireConfig.builder()
+                                        .snapshotRetainMax(Integer.parseInt(args.get("retain-max")))
+                                        .snapshotRetainMin(Integer.parseInt(args.get("retain-min")))
+                                        .snapshotTimeRetain(
+                                                Duration.ofMillis(
+                                                        System.currentTimeMillis() - olderThan));
+                        String maxDeletes = args.get("max-deletes");
+                        config.snapshotMaxDeletes(
+                                maxDeletes == null ? Integer.MAX_VALUE : Integer.parseInt(maxDeletes));
+                        out.append(table.newExpireSnapshots().config(config.build()).expire())
+                                .append('\n');
+                        break;
+                    }
                 case "list-tags":
                     for (Map.Entry<Snapshot, List<String>> e : table.tagManager().tags().entrySet()) {
                         for (String name : e.getValue()) {
@@ -78,7 +98,8 @@ final class History {
                     break;
                 default:
                     throw new IllegalArgumentException(
-                            "--op create-tag|replace-tag|delete-tag|rename-tag|rollback|list-tags");
+                            "--op create-tag|replace-tag|delete-tag|rename-tag|rollback|list-tags"
+                                    + "|expire");
             }
         }
     }

@@ -192,7 +192,9 @@ public final class PaimonTool {
                         "files", List.of("snapshot", "catalog"),
                         "schema", List.of("catalog"),
                         "snapshot", List.of("catalog"),
-                        "history", List.of("op", "tag", "snapshot", "retain-ms", "to", "catalog"));
+                        "history",
+                                List.of("op", "tag", "snapshot", "retain-ms", "to", "retain-max",
+                                        "retain-min", "older-than-ms", "max-deletes", "catalog"));
 
         private final Map<String, List<String>> values = new LinkedHashMap<>();
 
