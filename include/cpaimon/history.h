@@ -85,6 +85,33 @@ int paimon_table_rollback_to_timestamp(paimon_table *table, int64_t epoch_millis
 int paimon_table_snapshot_at(paimon_table *table, int64_t epoch_millis, int64_t *snapshot_id,
                              bool *found, paimon_error *err);
 
+/* Snapshot expiration (Java's ExpireSnapshotsImpl; spec/maintenance-and-blob.md §4.1). Fields
+ * left 0 take the table's options: snapshot.num-retained.max (unlimited), .min (10),
+ * snapshot.time-retained (1 h), snapshot.expire.limit (50 per call). */
+typedef struct paimon_expire_options {
+  int32_t retain_max;
+  int32_t retain_min;
+  int64_t older_than_millis; /* expire what is older than this moment (epoch ms), instead of
+                                now - snapshot.time-retained */
+  int32_t max_deletes;       /* at most this many snapshots per call */
+} paimon_expire_options;
+
+typedef struct paimon_expire_result {
+  int64_t snapshots;      /* snapshot files deleted */
+  int64_t data_files;     /* data files (and their extra files) deleted */
+  int64_t metadata_files; /* manifest lists, manifests, index manifests, index and stats files */
+} paimon_expire_result;
+
+/* Expires the oldest snapshots as Java does after each commit: never fewer than retain_min left,
+ * never more than retain_max, and a snapshot only once its successor is older than the time
+ * retained; consumers (consumer/consumer-<id>) hold back what they still read. Deletes the data
+ * files only the expired snapshots referenced (a tag keeps its own), their manifests and index
+ * files, the snapshot files, and writes EARLIEST. Row ids and the latest snapshot never change.
+ * `options` may be NULL; `result` may be NULL. Commits run it with the table's options unless
+ * `write-only` is true. */
+int paimon_table_expire_snapshots(paimon_table *table, const paimon_expire_options *options,
+                                  paimon_expire_result *result, paimon_error *err);
+
 /* Parses a duration as Paimon's options write them ("1 h", "30min", "7 d", "500 ms"; no unit:
  * milliseconds) into milliseconds. */
 int paimon_parse_duration(const char *text, int64_t *millis, paimon_error *err);

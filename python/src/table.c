@@ -715,6 +715,24 @@ static PyObject *py_rollback_to_timestamp(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* table_expire_snapshots(t, retain_max, retain_min, older_than_ms, max_deletes) (0: the table's
+ * option) -> (snapshots, data files, metadata files) deleted */
+static PyObject *py_expire_snapshots(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  int retain_max, retain_min, max_deletes;
+  long long older_than;
+  if (!PyArg_ParseTuple(args, "OiiLi", &cap, &retain_max, &retain_min, &older_than, &max_deletes))
+    return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  paimon_expire_options o = {retain_max, retain_min, older_than, max_deletes};
+  paimon_expire_result r;
+  CALL(paimon_table_expire_snapshots(t, &o, &r, &err));
+  return Py_BuildValue("(LLL)", (long long)r.snapshots, (long long)r.data_files,
+                       (long long)r.metadata_files);
+}
+
 static PyObject *py_parse_duration(PyObject *self, PyObject *args) {
   const char *text;
   if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
@@ -1364,6 +1382,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"table_rollback", py_rollback, METH_VARARGS, NULL},
     {"table_rollback_to_timestamp", py_rollback_to_timestamp, METH_VARARGS, NULL},
     {"parse_duration", py_parse_duration, METH_VARARGS, NULL},
+    {"table_expire_snapshots", py_expire_snapshots, METH_VARARGS, NULL},
     {"write_new", py_write_new, METH_VARARGS, NULL},
     {"write_arrow", py_write_arrow, METH_VARARGS, NULL},
     {"write_prepare_commit", py_write_prepare_commit, METH_VARARGS, NULL},

@@ -11,9 +11,11 @@
 #include <strings.h>
 
 #include "base/status.h"
+#include "base/time.h"
 #include "cpaimon/history.h"
 #include "sql/exec.h"
 #include "sql/result_table.h"
+#include "table/system_table.h"
 
 #define MAX_PARAMS 6
 
@@ -157,6 +159,47 @@ static int rollback_to_timestamp(cp_sql_session *s, paimon_table *t, const call_
   return result_rollback(previous, current, out, err);
 }
 
+/* expire_snapshots(table, retain_max, retain_min, older_than, max_deletes, options): older_than
+ * is a local date-time ("2026-12-01 10:00:00"), as Java's ProcedureUtils.fillInSnapshotOptions. */
+static int expire_snapshots(cp_sql_session *s, paimon_table *t, const call_args *a,
+                            cp_sql_result *out, paimon_error *err) {
+  if (a->text[5])
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "expire_snapshots: the options argument is not supported; set the "
+                            "table's snapshot.* options with ALTER TABLE ... SET TBLPROPERTIES");
+  paimon_expire_options o = {0};
+  static const int counts[] = {1, 2, 4}; /* retain_max, retain_min, max_deletes */
+  for (size_t k = 0; k < 3; k++) {
+    int i = counts[k];
+    if (a->text[i] && (a->num[i] < 1 || a->num[i] > INT32_MAX))
+      return paimon_error_set(err, PAIMON_EINVAL, "expire_snapshots: %s must be a positive integer",
+                              i == 1   ? "retain_max"
+                              : i == 2 ? "retain_min"
+                                       : "max_deletes");
+  }
+  if (a->text[1]) o.retain_max = (int32_t)a->num[1];
+  if (a->text[2]) o.retain_min = (int32_t)a->num[2];
+  if (a->text[4]) o.max_deletes = (int32_t)a->num[4];
+  if (a->text[3] && *a->text[3]) {
+    int64_t local;
+    CP_RETURN_IF_ERROR(
+        cp_parse_timestamp(a->text[3], strlen(a->text[3]), CP_UNIT_MILLI, &local, err));
+    o.older_than_millis = cp_java_epoch_millis(local);
+  }
+  paimon_expire_result r;
+  CP_RETURN_IF_ERROR(paimon_table_expire_snapshots(t, &o, &r, err));
+  static const char *const names[] = {"deleted_snapshots_count"}, *const formats[] = {"l"};
+  char n[24];
+  snprintf(n, sizeof n, "%" PRId64, r.snapshots);
+  cp_sql_text_table tt;
+  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 1, err);
+  const char *cells[] = {n};
+  if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
+  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
+  cp_sql_text_table_free(&tt);
+  return rc;
+}
+
 static const procedure procedures[] = {
     {"create_tag",
      {{"table", 's', true},
@@ -185,6 +228,15 @@ static const procedure procedures[] = {
      {{"table", 's', true}, {"timestamp", 'l', true}},
      2,
      rollback_to_timestamp},
+    {"expire_snapshots",
+     {{"table", 's', true},
+      {"retain_max", 'l', false},
+      {"retain_min", 'l', false},
+      {"older_than", 's', false},
+      {"max_deletes", 'l', false},
+      {"options", 's', false}},
+     6,
+     expire_snapshots},
 };
 
 static const procedure *find_procedure(const cp_sql_name *n) {
@@ -244,7 +296,8 @@ int cp_sql_exec_call(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *
   if (!p)
     return cp_sql_error_at(err, PAIMON_ENOTFOUND, stmt->pos,
                            "procedure %s not found (cpaimon has sys.create_tag, replace_tag, "
-                           "delete_tag, rename_tag, rollback, rollback_to_timestamp)",
+                           "delete_tag, rename_tag, rollback, rollback_to_timestamp, "
+                           "expire_snapshots)",
                            c->procedure.parts[c->procedure.n - 1]);
   call_args a;
   CP_RETURN_IF_ERROR(bind_args(p, c, &a, err));

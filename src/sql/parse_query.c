@@ -38,14 +38,6 @@ int cp_ps_opt_alias(cp_sql_parser *p, const char **out, paimon_error *err) {
   return PAIMON_OK;
 }
 
-/* A local date-time as epoch milliseconds, in the process's time zone (Spark's session zone is
- * the JVM's default): the inverse of cp_java_local_millis, settled in two steps around offset
- * changes. */
-static int64_t local_to_epoch(int64_t local) {
-  int64_t e = local - (cp_java_local_millis(local) - local);
-  return local - (cp_java_local_millis(e) - e);
-}
-
 /* [FOR] (VERSION | SYSTEM_VERSION) AS OF <integer> | '<tag>', or
  * [FOR] (TIMESTAMP | SYSTEM_TIME) AS OF '<local date-time>': 1 when parsed, 0 when absent. */
 static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
@@ -63,7 +55,7 @@ static int time_travel(cp_sql_parser *p, cp_sql_from *f, paimon_error *err) {
     if (cp_parse_timestamp(t->text, t->text_len, CP_UNIT_MILLI, &local, err) != 0)
       return cp_ps_error_at(p, pos, err, "TIMESTAMP AS OF '%s': not a timestamp", t->text);
     f->has_version = f->has_timestamp = true;
-    f->timestamp = local_to_epoch(local);
+    f->timestamp = cp_java_epoch_millis(local);
     /* Token text lives only as long as the parser: the statement keeps its own copy. */
     if (!(f->timestamp_text = cp_ps_strdup(p, t->text, t->text_len, err))) return PAIMON_ENOMEM;
     cp_ps_next(p);

@@ -1033,6 +1033,7 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
     if (!rc) c->last_snapshot_id = new_id;
     break;
   }
+  if (!rc && c->last_snapshot_id > 0) cp_table_expire_after_commit(c->table, c->last_snapshot_id);
 done:
   cp_entry_vec_free(&d.files);
   cp_index_entry_vec_free(&d.index_adds);

@@ -75,6 +75,9 @@ int cp_sys_end_row(cp_builder *b, paimon_error *err);
 /* The wall clock of instant `epoch_millis` in the process's time zone, as milliseconds of a
  * TIMESTAMP (Java's LocalDateTime.ofInstant(Instant.ofEpochMilli(ms), ZoneId.systemDefault())). */
 int64_t cp_java_local_millis(int64_t epoch_millis);
+/* The inverse: the instant of a local date-time given as epoch milliseconds of its wall clock
+ * (Java's parseTimestampData in the default zone), settled in two steps around offset changes. */
+int64_t cp_java_epoch_millis(int64_t local_millis);
 
 /* Appends the String.valueOf of the internal value of a non-null datum of atomic type `t`, as a
  * Java TreeMap of InternalRowUtils.get values prints it: integers and DATE (the day number) and

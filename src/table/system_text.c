@@ -33,6 +33,11 @@ int64_t cp_java_local_millis(int64_t epoch_millis) {
   return epoch_millis + (int64_t)tm.tm_gmtoff * 1000;
 }
 
+int64_t cp_java_epoch_millis(int64_t local_millis) {
+  int64_t e = local_millis - (cp_java_local_millis(local_millis) - local_millis);
+  return local_millis - (cp_java_local_millis(e) - e);
+}
+
 /* ---- decimals and dates --------------------------------------------------------------------- */
 
 /* DateTimeUtils.formatTimestamp: "yyyy-MM-dd HH:mm:ss" and the nine-digit fraction with trailing

@@ -110,6 +110,11 @@ int cp_data_file_path(paimon_table *table, cp_bytes partition, int32_t bucket,
 int cp_table_partition_path(paimon_table *table, cp_bytes partition, cp_buf *out,
                             paimon_error *err);
 
+/* Snapshot expiration with the table's options after a successful commit (expire.c), as Java's
+ * writers do unless `write-only` is true; its failures do not undo the commit (the return value
+ * is for tests). */
+int cp_table_expire_after_commit(paimon_table *table, int64_t committed_snapshot);
+
 /* Reloads the latest schema (after ALTER TABLE). */
 int cp_table_refresh_schema(paimon_table *table, paimon_error *err);
 

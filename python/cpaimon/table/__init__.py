@@ -134,6 +134,20 @@ class FileStoreTable:
             raise ValueError("Unsupported rollback target type: {}".format(type(target)))
         _value_errors(_cpaimon.table_rollback, self._handle, target)
 
+    def expire_snapshots(self, retain_max=None, retain_min=None, older_than_millis=None,
+                         max_deletes=None) -> int:
+        """Expires old snapshots as Java's ExpireSnapshots (and Spark's sys.expire_snapshots):
+        arguments left None take the table's snapshot.num-retained.max / .min,
+        snapshot.time-retained and snapshot.expire.limit. Returns how many snapshots were
+        deleted. Commits also expire with the table's options, as Java's writers do."""
+        for name, v in (("retain_max", retain_max), ("retain_min", retain_min),
+                        ("max_deletes", max_deletes)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        return _cpaimon.table_expire_snapshots(
+            self._handle, retain_max or 0, retain_min or 0, int(older_than_millis or 0),
+            max_deletes or 0)[0]
+
     def rollback_to_timestamp(self, timestamp_millis: int) -> None:
         """Rolls back to the latest snapshot committed at or before `timestamp_millis`."""
         _value_errors(_cpaimon.table_rollback_to_timestamp, self._handle, int(timestamp_millis))
