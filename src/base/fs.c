@@ -320,7 +320,7 @@ int cp_fs_list_push(cp_fs_list_result *out, size_t *cap, const char *name, size_
   }
   char *copy = strndup(name, name_len);
   if (!copy) return CP_ENOMEM(err, "directory listing");
-  out->entries[out->count++] = (cp_fs_entry){copy, is_dir, is_dir ? 0 : size};
+  out->entries[out->count++] = (cp_fs_entry){copy, is_dir, is_dir ? 0 : size, 0};
   return PAIMON_OK;
 }
 

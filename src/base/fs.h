@@ -193,6 +193,7 @@ typedef struct cp_fs_entry {
   char *name;
   bool is_dir;
   uint64_t size; /* 0 for directories */
+  int64_t mtime_millis; /* last modification (epoch ms); 0 when unknown (S3 common prefixes) */
 } cp_fs_entry;
 
 typedef struct cp_fs_list_result {

@@ -99,6 +99,7 @@ typedef struct cp_s3_listing {
   char *token;    /* NextContinuationToken (malloc'd) */
   char *key;      /* of the Contents element being read */
   uint64_t size;
+  int64_t mtime_millis; /* its LastModified */
 } cp_s3_listing;
 
 /* Adds one page of the answer to `l`; free l->token afterwards. */

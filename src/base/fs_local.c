@@ -422,6 +422,9 @@ static int local_list(cp_fs *fs, const char *dir, cp_fs_list_result *out, paimon
     }
     rc = cp_fs_list_push(out, &cap, ent->d_name, strlen(ent->d_name), S_ISDIR(st.st_mode),
                          (uint64_t)st.st_size, err);
+    if (!rc)
+      out->entries[out->count - 1].mtime_millis =
+          (int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
   }
   if (rc == 0 && errno != 0) rc = cp_fs_errno(err, errno, "list", dir);
   closedir(d);

@@ -36,6 +36,7 @@
 #include "base/fs_impl.h"
 #include "base/s3.h"
 #include "base/status.h"
+#include "base/time.h"
 #include "base/uuid.h"
 #include "base/xml.h"
 
@@ -958,9 +959,15 @@ static int on_list(void *ud, const char *path, const char *text, size_t len, pai
     if (!(l->key = strndup(text, len))) return CP_ENOMEM(err, "listing");
   } else if (strcmp(path, "ListBucketResult/Contents/Size") == 0) {
     l->size = strtoull(text, NULL, 10);
+  } else if (strcmp(path, "ListBucketResult/Contents/LastModified") == 0) {
+    /* ISO 8601 in UTC, "2026-12-02T05:00:00.000Z"; unparseable is unknown (0). */
+    int64_t ms = 0;
+    size_t n = len && text[len - 1] == 'Z' ? len - 1 : len;
+    l->mtime_millis = cp_parse_timestamp(text, n, CP_UNIT_MILLI, &ms, NULL) == 0 ? ms : 0;
   } else if (strcmp(path, "ListBucketResult/Contents") == 0 && l->key) {
     size_t n = strlen(l->key);
     int rc = PAIMON_OK;
+    size_t before = l->out->count;
     if (l->recursive && strncmp(l->key, l->prefix, l->prefix_len) == 0)
       rc = cp_fs_list_push(l->out, &l->cap, l->key, n, false, l->size, err);
     else if (n == l->prefix_len)
@@ -969,9 +976,11 @@ static int on_list(void *ud, const char *path, const char *text, size_t len, pai
              !strchr(l->key + l->prefix_len, '/')) /* a store ignoring the delimiter */
       rc = cp_fs_list_push(l->out, &l->cap, l->key + l->prefix_len, n - l->prefix_len, false,
                            l->size, err);
+    if (!rc && l->out->count > before) l->out->entries[before].mtime_millis = l->mtime_millis;
     free(l->key);
     l->key = NULL;
     l->size = 0;
+    l->mtime_millis = 0;
     return rc;
   } else if (strcmp(path, "ListBucketResult/CommonPrefixes/Prefix") == 0) {
     if (!l->recursive && len > l->prefix_len + 1 && strncmp(text, l->prefix, l->prefix_len) == 0 &&
