@@ -10,6 +10,8 @@
  *   history WAREHOUSE DB.TABLE --op list-tags      one JSON object per tag: name, snapshot id
  *   history WAREHOUSE DB.TABLE --op expire --retain-max N --retain-min N --older-than-ms MS
  *           [--max-deletes N]                     ExpireSnapshots; prints the number expired
+ *   history WAREHOUSE DB.TABLE --op remove-orphans --older-than-ms MS [--dry-run true]
+ *           LocalOrphanFilesClean; prints {"count": N, "bytes": B}
  */
 package org.cpaimon.javatool;
 
@@ -20,6 +22,8 @@ import java.util.Map;
 
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.operation.CleanOrphanFilesResult;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
 import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.table.FileStoreTable;
 
@@ -86,6 +90,20 @@ final class History {
                                 .append('\n');
                         break;
                     }
+                case "remove-orphans":
+                    {
+                        CleanOrphanFilesResult r =
+                                new LocalOrphanFilesClean(
+                                                table,
+                                                Long.parseLong(args.get("older-than-ms")),
+                                                "true".equals(args.get("dry-run")))
+                                        .clean();
+                        Map<String, Object> row = new LinkedHashMap<>();
+                        row.put("count", r.getDeletedFileCount());
+                        row.put("bytes", r.getDeletedFileTotalLenInBytes());
+                        out.append(Json.write(row)).append('\n');
+                        break;
+                    }
                 case "list-tags":
                     for (Map.Entry<Snapshot, List<String>> e : table.tagManager().tags().entrySet()) {
                         for (String name : e.getValue()) {
@@ -99,7 +117,7 @@ final class History {
                 default:
                     throw new IllegalArgumentException(
                             "--op create-tag|replace-tag|delete-tag|rename-tag|rollback|list-tags"
-                                    + "|expire");
+                                    + "|expire|remove-orphans");
             }
         }
     }

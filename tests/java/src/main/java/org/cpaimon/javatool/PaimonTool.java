@@ -194,7 +194,8 @@ public final class PaimonTool {
                         "snapshot", List.of("catalog"),
                         "history",
                                 List.of("op", "tag", "snapshot", "retain-ms", "to", "retain-max",
-                                        "retain-min", "older-than-ms", "max-deletes", "catalog"));
+                                        "retain-min", "older-than-ms", "max-deletes", "dry-run",
+                                        "catalog"));
 
         private final Map<String, List<String>> values = new LinkedHashMap<>();
 
