@@ -112,6 +112,24 @@ typedef struct paimon_expire_result {
 int paimon_table_expire_snapshots(paimon_table *table, const paimon_expire_options *options,
                                   paimon_expire_result *result, paimon_error *err);
 
+typedef struct paimon_orphan_result {
+  int64_t files; /* files deleted (or, in a dry run, that would be) */
+  int64_t bytes; /* their total size */
+} paimon_orphan_result;
+
+/* Deletes the files of the table that no snapshot and no tag references (Java's
+ * OrphanFilesClean): in manifest/, index/, statistics/ and the bucket directories, files whose
+ * names no snapshot or tag uses, and in snapshot/ files that are neither snapshots nor hints —
+ * leftovers of failed or killed writes and of rollbacks. Only files modified before
+ * `older_than_millis` (<= 0: one day ago, Java's default; later than now is EINVAL) go, so an
+ * in-flight commit's new files are safe. Nothing else of the table (schema/, tag/, consumer/) and
+ * nothing outside it is touched; emptied bucket and partition directories are removed. With
+ * `dry_run` nothing is deleted. `paths` (optional) receives the orphans' paths. Tables with
+ * branches or data-file.external-paths are refused (EUNSUPPORTED). */
+int paimon_table_remove_orphan_files(paimon_table *table, int64_t older_than_millis,
+                                     bool dry_run, paimon_orphan_result *result,
+                                     paimon_string_list *paths, paimon_error *err);
+
 /* Parses a duration as Paimon's options write them ("1 h", "30min", "7 d", "500 ms"; no unit:
  * milliseconds) into milliseconds. */
 int paimon_parse_duration(const char *text, int64_t *millis, paimon_error *err);

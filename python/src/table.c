@@ -733,6 +733,32 @@ static PyObject *py_expire_snapshots(PyObject *self, PyObject *args) {
                        (long long)r.metadata_files);
 }
 
+/* table_remove_orphan_files(t, older_than_ms (<= 0: a day ago), dry_run) -> (files, bytes,
+ * [paths]) */
+static PyObject *py_remove_orphan_files(PyObject *self, PyObject *args) {
+  PyObject *cap;
+  long long older_than;
+  int dry_run;
+  if (!PyArg_ParseTuple(args, "OLp", &cap, &older_than, &dry_run)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  paimon_orphan_result r;
+  paimon_string_list paths;
+  CALL(paimon_table_remove_orphan_files(t, older_than, dry_run, &r, &paths, &err));
+  PyObject *list = PyList_New(0);
+  for (size_t i = 0; list && i < paths.count; i++) {
+    PyObject *p = PyUnicode_FromString(paths.items[i]);
+    if (!p || PyList_Append(list, p) < 0) Py_CLEAR(list);
+    Py_XDECREF(p);
+  }
+  paimon_string_list_free(&paths);
+  if (!list) return NULL;
+  PyObject *out = Py_BuildValue("(LLO)", (long long)r.files, (long long)r.bytes, list);
+  Py_DECREF(list);
+  return out;
+}
+
 static PyObject *py_parse_duration(PyObject *self, PyObject *args) {
   const char *text;
   if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
@@ -1383,6 +1409,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"table_rollback_to_timestamp", py_rollback_to_timestamp, METH_VARARGS, NULL},
     {"parse_duration", py_parse_duration, METH_VARARGS, NULL},
     {"table_expire_snapshots", py_expire_snapshots, METH_VARARGS, NULL},
+    {"table_remove_orphan_files", py_remove_orphan_files, METH_VARARGS, NULL},
     {"write_new", py_write_new, METH_VARARGS, NULL},
     {"write_arrow", py_write_arrow, METH_VARARGS, NULL},
     {"write_prepare_commit", py_write_prepare_commit, METH_VARARGS, NULL},

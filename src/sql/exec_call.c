@@ -200,6 +200,39 @@ static int expire_snapshots(cp_sql_session *s, paimon_table *t, const call_args 
   return rc;
 }
 
+/* remove_orphan_files(table, older_than, dry_run, parallelism, mode): Spark's columns
+ * deletedFileCount and deletedFileTotalLenInBytes. */
+static int remove_orphan_files(cp_sql_session *s, paimon_table *t, const call_args *a,
+                               cp_sql_result *out, paimon_error *err) {
+  const char *mode = a->text[4];
+  if (mode && strcasecmp(mode, "LOCAL") != 0 && strcasecmp(mode, "DISTRIBUTED") != 0)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Unknown mode: %s. Only 'DISTRIBUTED' and 'LOCAL' are supported.",
+                            mode);
+  int64_t older_than = 0;
+  if (a->text[1] && *a->text[1]) {
+    int64_t local;
+    CP_RETURN_IF_ERROR(
+        cp_parse_timestamp(a->text[1], strlen(a->text[1]), CP_UNIT_MILLI, &local, err));
+    older_than = cp_java_epoch_millis(local);
+  }
+  bool dry_run = a->text[2] && strcasecmp(a->text[2], "true") == 0;
+  paimon_orphan_result r;
+  CP_RETURN_IF_ERROR(paimon_table_remove_orphan_files(t, older_than, dry_run, &r, NULL, err));
+  static const char *const names[] = {"deletedFileCount", "deletedFileTotalLenInBytes"};
+  static const char *const formats[] = {"l", "l"};
+  char n[24], b[24];
+  snprintf(n, sizeof n, "%" PRId64, r.files);
+  snprintf(b, sizeof b, "%" PRId64, r.bytes);
+  cp_sql_text_table tt;
+  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 2, err);
+  const char *cells[] = {n, b};
+  if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
+  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
+  cp_sql_text_table_free(&tt);
+  return rc;
+}
+
 static const procedure procedures[] = {
     {"create_tag",
      {{"table", 's', true},
@@ -237,6 +270,14 @@ static const procedure procedures[] = {
       {"options", 's', false}},
      6,
      expire_snapshots},
+    {"remove_orphan_files",
+     {{"table", 's', true},
+      {"older_than", 's', false},
+      {"dry_run", 's', false},
+      {"parallelism", 'l', false},
+      {"mode", 's', false}},
+     5,
+     remove_orphan_files},
 };
 
 static const procedure *find_procedure(const cp_sql_name *n) {
@@ -297,7 +338,7 @@ int cp_sql_exec_call(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *
     return cp_sql_error_at(err, PAIMON_ENOTFOUND, stmt->pos,
                            "procedure %s not found (cpaimon has sys.create_tag, replace_tag, "
                            "delete_tag, rename_tag, rollback, rollback_to_timestamp, "
-                           "expire_snapshots)",
+                           "expire_snapshots, remove_orphan_files)",
                            c->procedure.parts[c->procedure.n - 1]);
   call_args a;
   CP_RETURN_IF_ERROR(bind_args(p, c, &a, err));

@@ -1,4 +1,5 @@
 """Tables: builders for writes and reads, as in pypaimon's ``FileStoreTable``."""
+import collections
 import json
 
 import pyarrow as pa
@@ -148,6 +149,15 @@ class FileStoreTable:
             self._handle, retain_max or 0, retain_min or 0, int(older_than_millis or 0),
             max_deletes or 0)[0]
 
+    def remove_orphan_files(self, older_than_millis=None, dry_run: bool = False):
+        """Deletes the files no snapshot or tag references (Java's OrphanFilesClean; Spark's
+        sys.remove_orphan_files), if modified before `older_than_millis` (None: a day ago).
+        Returns OrphanFiles(deleted_file_count, deleted_file_total_bytes, paths); with
+        `dry_run` nothing is deleted."""
+        count, size, paths = _cpaimon.table_remove_orphan_files(
+            self._handle, int(older_than_millis or 0), bool(dry_run))
+        return OrphanFiles(count, size, paths)
+
     def rollback_to_timestamp(self, timestamp_millis: int) -> None:
         """Rolls back to the latest snapshot committed at or before `timestamp_millis`."""
         _value_errors(_cpaimon.table_rollback_to_timestamp, self._handle, int(timestamp_millis))
@@ -163,6 +173,10 @@ class FileStoreTable:
     def new_read_builder(self):
         from cpaimon.read import ReadBuilder
         return ReadBuilder(self)
+
+
+OrphanFiles = collections.namedtuple("OrphanFiles",
+                                     ["deleted_file_count", "deleted_file_total_bytes", "paths"])
 
 
 def _value_errors(fn, *args):

@@ -7,6 +7,7 @@
 
 #include "base/buf.h"
 #include "base/fs.h"
+#include "base/time.h"
 #include "cpaimon/history.h"
 #include "cpaimon/read.h"
 #include "table/store.h"
@@ -263,6 +264,39 @@ static void test_expire_crash_at_each_step(void) {
   CHECK(cases > 20);
 }
 
+/* An aborted write's file is an orphan; committed files, the snapshot files and the hints are
+ * not; a cut-off in the future is refused; a dry run deletes nothing. */
+static void test_orphans(void) {
+  paimon_table *t = three_snapshots("orphans");
+  paimon_error err;
+  struct ArrowSchema schema;
+  struct ArrowArray array;
+  rows_batch("ROW<id BIGINT NOT NULL, v STRING>", 50, 2, text, &schema, &array);
+  paimon_commit_messages *aborted = write_arrow(t, &schema, &array); /* never committed */
+  schema.release(&schema);
+  array.release(&array);
+  usleep(20000);
+  int64_t now = cp_now_millis();
+  paimon_orphan_result r;
+  CHECK_ERR(paimon_table_remove_orphan_files(t, now + 60000, false, &r, NULL, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "olderThan must be less than now");
+  paimon_string_list paths;
+  CHECK_OK(paimon_table_remove_orphan_files(t, now, true, &r, &paths, &err), &err);
+  CHECK_INT(r.files, 1);
+  CHECK_INT(paths.count, 1);
+  if (paths.count) CHECK_CONTAINS(paths.items[0], "/bucket-0/data-");
+  paimon_string_list_free(&paths);
+  CHECK_OK(paimon_table_remove_orphan_files(t, now, false, &r, NULL, &err), &err);
+  CHECK_INT(r.files, 1);
+  CHECK(r.bytes > 0);
+  CHECK_OK(paimon_table_remove_orphan_files(t, now, false, &r, NULL, &err), &err);
+  CHECK_INT(r.files, 0);
+  for (int64_t id = 1; id <= 3; id++) CHECK(rows_at(t, id) > 0);
+  CHECK_INT(rows_at(t, 0), 5);
+  paimon_commit_messages_free(aborted);
+  paimon_table_free(t);
+}
+
 int main(void) {
   if (!(cat = temp_catalog("history"))) return 1;
   RUN(test_tags);
@@ -270,6 +304,7 @@ int main(void) {
   RUN(test_timestamps);
   RUN(test_durations);
   RUN(test_expire_crash_at_each_step);
+  RUN(test_orphans);
   paimon_catalog_free(cat);
   TEST_MAIN_END();
 }
