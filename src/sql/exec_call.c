@@ -40,32 +40,37 @@ typedef struct procedure {
              paimon_error *err);
 } procedure;
 
-static int result_true(cp_sql_result *out, paimon_error *err) {
-  static const char *const names[] = {"result"}, *const formats[] = {"b"};
+/* A one-row result of BIGINT columns `names` (the values in `v`), or of the boolean `result`
+ * column when `names` is NULL (the tag procedures' `true`). */
+static int result_row(const char *const *names, const int64_t *v, size_t n, cp_sql_result *out,
+                      paimon_error *err) {
+  static const char *const result[] = {"result"}, *const b[] = {"b"};
+  static const char *const l[] = {"l", "l"};
+  char text[2][24];
+  const char *cells[2] = {"true", NULL};
+  for (size_t i = 0; names && i < n; i++) {
+    snprintf(text[i], sizeof text[i], "%" PRId64, v[i]);
+    cells[i] = text[i];
+  }
   cp_sql_text_table tt;
-  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 1, err);
-  const char *cells[] = {"true"};
+  int rc =
+      cp_sql_text_table_init_typed(&tt, names ? names : result, names ? l : b, names ? n : 1, err);
   if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
   if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
   cp_sql_text_table_free(&tt);
   return rc;
 }
 
+static int result_true(cp_sql_result *out, paimon_error *err) {
+  return result_row(NULL, NULL, 0, out, err);
+}
+
 /* RollbackProcedure's row: the latest snapshot before, the snapshot rolled back to. */
 static int result_rollback(int64_t previous, int64_t current, cp_sql_result *out,
                            paimon_error *err) {
   static const char *const names[] = {"previous_snapshot_id", "current_snapshot_id"};
-  static const char *const formats[] = {"l", "l"};
-  char a[24], b[24];
-  snprintf(a, sizeof a, "%" PRId64, previous);
-  snprintf(b, sizeof b, "%" PRId64, current);
-  cp_sql_text_table tt;
-  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 2, err);
-  const char *cells[] = {a, b};
-  if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
-  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
-  cp_sql_text_table_free(&tt);
-  return rc;
+  const int64_t v[] = {previous, current};
+  return result_row(names, v, 2, out, err);
 }
 
 static int retention(const call_args *a, int i, int64_t *ms, paimon_error *err) {
@@ -188,16 +193,8 @@ static int expire_snapshots(cp_sql_session *s, paimon_table *t, const call_args 
   }
   paimon_expire_result r;
   CP_RETURN_IF_ERROR(paimon_table_expire_snapshots(t, &o, &r, err));
-  static const char *const names[] = {"deleted_snapshots_count"}, *const formats[] = {"l"};
-  char n[24];
-  snprintf(n, sizeof n, "%" PRId64, r.snapshots);
-  cp_sql_text_table tt;
-  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 1, err);
-  const char *cells[] = {n};
-  if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
-  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
-  cp_sql_text_table_free(&tt);
-  return rc;
+  static const char *const names[] = {"deleted_snapshots_count"};
+  return result_row(names, &r.snapshots, 1, out, err);
 }
 
 /* remove_orphan_files(table, older_than, dry_run, parallelism, mode): Spark's columns
@@ -220,17 +217,8 @@ static int remove_orphan_files(cp_sql_session *s, paimon_table *t, const call_ar
   paimon_orphan_result r;
   CP_RETURN_IF_ERROR(paimon_table_remove_orphan_files(t, older_than, dry_run, &r, NULL, err));
   static const char *const names[] = {"deletedFileCount", "deletedFileTotalLenInBytes"};
-  static const char *const formats[] = {"l", "l"};
-  char n[24], b[24];
-  snprintf(n, sizeof n, "%" PRId64, r.files);
-  snprintf(b, sizeof b, "%" PRId64, r.bytes);
-  cp_sql_text_table tt;
-  int rc = cp_sql_text_table_init_typed(&tt, names, formats, 2, err);
-  const char *cells[] = {n, b};
-  if (!rc) rc = cp_sql_text_table_row(&tt, cells, err);
-  if (!rc) rc = cp_sql_text_table_finish(&tt, out, err);
-  cp_sql_text_table_free(&tt);
-  return rc;
+  const int64_t v[] = {r.files, r.bytes};
+  return result_row(names, v, 2, out, err);
 }
 
 static const procedure procedures[] = {

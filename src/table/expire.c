@@ -18,57 +18,9 @@
 #include "cpaimon/history.h"
 #include "table/file_store.h"
 #include "table/history_internal.h"
+#include "table/name_set.h"
 #include "table/store.h"
 #include "table/table.h"
-
-/* ---- a set of names: sorted strings --------------------------------------------------------- */
-
-typedef struct name_set {
-  char **items;
-  size_t n, cap;
-  bool sorted;
-} name_set;
-
-static int set_add(name_set *s, const char *a, const char *b, paimon_error *err) {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 64;
-    char **items = realloc(s->items, cap * sizeof *items);
-    if (!items) return CP_ENOMEM(err, "expire");
-    s->items = items;
-    s->cap = cap;
-  }
-  size_t la = strlen(a), lb = b ? strlen(b) : 0;
-  char *v = malloc(la + lb + 2);
-  if (!v) return CP_ENOMEM(err, "expire");
-  memcpy(v, a, la);
-  v[la] = b ? '\x1f' : '\0';
-  if (b) memcpy(v + la + 1, b, lb + 1);
-  s->items[s->n++] = v;
-  s->sorted = false;
-  return PAIMON_OK;
-}
-
-static int cmp_str(const void *x, const void *y) {
-  return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static bool set_has(name_set *s, const char *a, const char *b) {
-  if (!s->n) return false;
-  if (!s->sorted) {
-    qsort(s->items, s->n, sizeof *s->items, cmp_str);
-    s->sorted = true;
-  }
-  char key[2048];
-  snprintf(key, sizeof key, b ? "%s\x1f%s" : "%s", a, b ? b : "");
-  const char *k = key;
-  return bsearch(&k, s->items, s->n, sizeof *s->items, cmp_str) != NULL;
-}
-
-static void set_free(name_set *s) {
-  for (size_t i = 0; i < s->n; i++) free(s->items[i]);
-  free(s->items);
-  memset(s, 0, sizeof *s);
-}
 
 /* A data file's identity in Java's skipping sets: partition (as hex), bucket and name. */
 static void file_key(const cp_manifest_entry *e, char *out, size_t cap) {
@@ -213,13 +165,13 @@ static int delete_in(expirer *x, const char *dir, const char *name, int64_t *cou
 }
 
 /* The live data files of a tag's snapshot, as file keys, into `out`. */
-static int tag_files(expirer *x, const cp_snapshot *tag, name_set *out, paimon_error *err) {
+static int tag_files(expirer *x, const cp_snapshot *tag, cp_name_set *out, paimon_error *err) {
   cp_entry_vec live = {0};
   int rc = cp_snapshot_entries(x->t->fs, x->t->path, tag, NULL, false, &x->arena, &live, err);
   for (size_t i = 0; !rc && i < live.n; i++) {
     char key[512];
     file_key(&live.items[i], key, sizeof key);
-    rc = set_add(out, key, live.items[i].file.file_name, err);
+    rc = cp_name_set_add(out, key, live.items[i].file.file_name, err);
   }
   cp_entry_vec_free(&live);
   return rc;
@@ -227,7 +179,8 @@ static int tag_files(expirer *x, const cp_snapshot *tag, name_set *out, paimon_e
 
 /* SnapshotDeletion.cleanUnusedDataFiles for snapshot `s`: the files its commit deleted (and their
  * extra files), unless the latest tag before it still holds them. */
-static int delete_data_files(expirer *x, const cp_snapshot *s, name_set *skip, paimon_error *err) {
+static int delete_data_files(expirer *x, const cp_snapshot *s, cp_name_set *skip,
+                             paimon_error *err) {
   cp_entry_vec delta = {0};
   int rc = cp_snapshot_delta_entries(x->t->fs, x->t->path, s, &x->arena, &delta, err);
   if (rc) {
@@ -255,7 +208,7 @@ static int delete_data_files(expirer *x, const cp_snapshot *s, name_set *skip, p
     const cp_manifest_entry *e = &delta.items[i];
     char key[512];
     file_key(e, key, sizeof key);
-    if (set_has(skip, key, e->file.file_name)) continue;
+    if (cp_name_set_has(skip, key, e->file.file_name)) continue;
     char *path = NULL;
     rc = cp_data_file_path(x->t, e->partition, e->bucket, &e->file, &path, err);
     if (!rc) rc = delete_quietly(x, path, &x->res->data_files, err);
@@ -285,7 +238,7 @@ static int delete_data_files(expirer *x, const cp_snapshot *s, name_set *skip, p
  * directory they live in ("manifest", "index", "statistics"). With `tolerant`, a part that cannot
  * be read (an index manifest shared with a snapshot expired just before, say) is left out and
  * the others still count; otherwise the first failure is returned. */
-static int metadata_files(expirer *x, const cp_snapshot *s, bool tolerant, name_set *out,
+static int metadata_files(expirer *x, const cp_snapshot *s, bool tolerant, cp_name_set *out,
                           paimon_error *err) {
   const char *lists[] = {s->base_manifest_list, s->delta_manifest_list, s->changelog_manifest_list};
   int rc = PAIMON_OK;
@@ -293,9 +246,9 @@ static int metadata_files(expirer *x, const cp_snapshot *s, bool tolerant, name_
     if (!lists[l]) continue;
     cp_manifest_meta_vec metas = {0};
     int read = cp_read_manifest_list(x->t->fs, x->t->path, lists[l], &x->arena, &metas, err);
-    if (!read) rc = set_add(out, "manifest", lists[l], err);
+    if (!read) rc = cp_name_set_add(out, "manifest", lists[l], err);
     for (size_t i = 0; !read && !rc && i < metas.n; i++)
-      rc = set_add(out, "manifest", metas.items[i].file_name, err);
+      rc = cp_name_set_add(out, "manifest", metas.items[i].file_name, err);
     cp_manifest_meta_vec_free(&metas);
     if (read && !tolerant) rc = read;
     if (read && tolerant) paimon_error_clear(err);
@@ -303,30 +256,31 @@ static int metadata_files(expirer *x, const cp_snapshot *s, bool tolerant, name_
   if (!rc && s->index_manifest) {
     cp_index_entry_vec idx = {0};
     int read = cp_snapshot_index_entries(x->t->fs, x->t->path, s, &x->arena, &idx, err);
-    if (!read) rc = set_add(out, "manifest", s->index_manifest, err);
+    if (!read) rc = cp_name_set_add(out, "manifest", s->index_manifest, err);
     for (size_t i = 0; !read && !rc && i < idx.n; i++)
-      if (!idx.items[i].external_path) rc = set_add(out, "index", idx.items[i].file_name, err);
+      if (!idx.items[i].external_path)
+        rc = cp_name_set_add(out, "index", idx.items[i].file_name, err);
     cp_index_entry_vec_free(&idx);
     if (read && !tolerant) rc = read;
     if (read && tolerant) paimon_error_clear(err);
   }
-  if (!rc && s->statistics) rc = set_add(out, "statistics", s->statistics, err);
+  if (!rc && s->statistics) rc = cp_name_set_add(out, "statistics", s->statistics, err);
   return rc;
 }
 
 /* SnapshotDeletion.cleanUnusedManifests for snapshot `s`: what it references and `keep` does
  * not; what cannot be read is kept (orphan removal reclaims it later). */
-static int delete_metadata(expirer *x, const cp_snapshot *s, name_set *keep, paimon_error *err) {
-  name_set mine = {0};
+static int delete_metadata(expirer *x, const cp_snapshot *s, cp_name_set *keep, paimon_error *err) {
+  cp_name_set mine = {0};
   int rc = metadata_files(x, s, true, &mine, err);
   for (size_t i = 0; !rc && i < mine.n; i++) {
     char *sep = strchr(mine.items[i], '\x1f');
     *sep = '\0';
-    bool kept = set_has(keep, mine.items[i], sep + 1);
+    bool kept = cp_name_set_has(keep, mine.items[i], sep + 1);
     if (!kept) rc = delete_in(x, mine.items[i], sep + 1, &x->res->metadata_files, err);
     *sep = '\x1f';
   }
-  set_free(&mine);
+  cp_name_set_free(&mine);
   return rc;
 }
 
@@ -340,7 +294,7 @@ static int expire_range(expirer *x, int64_t begin, int64_t end, paimon_error *er
   paimon_tag_list tags = {0};
   cp_snapshot **snaps = calloc((size_t)(end - begin + 1), sizeof *snaps);
   cp_snapshot **tag_snaps = NULL;
-  name_set keep = {0};
+  cp_name_set keep = {0};
   int rc = snaps ? paimon_table_list_tags(t, &tags, err) : CP_ENOMEM(err, "expire");
   if (!rc && tags.count) {
     qsort(tags.items, tags.count, sizeof *tags.items, cmp_snapshot_id);
@@ -363,7 +317,7 @@ static int expire_range(expirer *x, int64_t begin, int64_t end, paimon_error *er
   for (int64_t id = first + 1; !rc && first >= 0 && id <= end; id++) {
     const cp_snapshot *s = snaps[id - begin];
     if (!s) continue;
-    name_set skip = {0};
+    cp_name_set skip = {0};
     /* The latest tag before this snapshot keeps its files. */
     for (size_t i = tags.count; !rc && i-- > 0;)
       if (tags.items[i].snapshot_id < id) {
@@ -371,7 +325,7 @@ static int expire_range(expirer *x, int64_t begin, int64_t end, paimon_error *er
         break;
       }
     if (!rc) rc = delete_data_files(x, s, &skip, err);
-    set_free(&skip);
+    cp_name_set_free(&skip);
   }
   /* 3. Metadata of [begin, end) that neither `end` nor the tags in range still use. */
   const cp_snapshot *last = snaps[end - begin];
@@ -400,7 +354,7 @@ static int expire_range(expirer *x, int64_t begin, int64_t end, paimon_error *er
     }
     if (!rc) rc = cp_snapshot_write_hint(t->fs, t->path, "EARLIEST", end, err);
   }
-  set_free(&keep);
+  cp_name_set_free(&keep);
   for (int64_t id = begin; snaps && id <= end; id++) cp_snapshot_free(snaps[id - begin]);
   for (size_t i = 0; tag_snaps && i < tags.count; i++) cp_snapshot_free(tag_snaps[i]);
   free(snaps);

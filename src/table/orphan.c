@@ -18,59 +18,19 @@
 #include "cpaimon/history.h"
 #include "table/file_store.h"
 #include "table/history_internal.h"
+#include "table/name_set.h"
 #include "table/store.h"
 #include "table/table.h"
 
 #define DAY_MILLIS (24LL * 3600 * 1000)
-
-/* ---- sorted name sets ----------------------------------------------------------------------- */
-
-typedef struct names {
-  char **items;
-  size_t n, cap;
-  bool sorted;
-} names;
-
-static int names_add(names *s, const char *name, paimon_error *err) {
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 256;
-    char **items = realloc(s->items, cap * sizeof *items);
-    if (!items) return CP_ENOMEM(err, "orphan files");
-    s->items = items;
-    s->cap = cap;
-  }
-  if (!(s->items[s->n] = strdup(name))) return CP_ENOMEM(err, "orphan files");
-  s->n++;
-  s->sorted = false;
-  return PAIMON_OK;
-}
-
-static int cmp_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool names_has(names *s, const char *name) {
-  if (!s->n) return false;
-  if (!s->sorted) {
-    qsort(s->items, s->n, sizeof *s->items, cmp_name);
-    s->sorted = true;
-  }
-  return bsearch(&name, s->items, s->n, sizeof *s->items, cmp_name) != NULL;
-}
-
-static void names_free(names *s) {
-  for (size_t i = 0; i < s->n; i++) free(s->items[i]);
-  free(s->items);
-  memset(s, 0, sizeof *s);
-}
 
 /* ---- what the snapshots and tags use -------------------------------------------------------- */
 
 typedef struct cleaner {
   paimon_table *t;
   cp_arena arena;
-  names used;
-  names manifests_read; /* manifests already decoded (many snapshots share them) */
+  cp_name_set used;
+  cp_name_set manifests_read; /* manifests already decoded (many snapshots share them) */
   int64_t older_than;
   bool dry_run;
   paimon_orphan_result *res;
@@ -87,16 +47,16 @@ static int vanished(int rc, paimon_error *err) {
 }
 
 static int use_manifest(cleaner *c, const char *name, paimon_error *err) {
-  CP_RETURN_IF_ERROR(names_add(&c->used, name, err));
-  if (names_has(&c->manifests_read, name)) return PAIMON_OK;
-  CP_RETURN_IF_ERROR(names_add(&c->manifests_read, name, err));
+  CP_RETURN_IF_ERROR(cp_name_set_add(&c->used, name, NULL, err));
+  if (cp_name_set_has(&c->manifests_read, name, NULL)) return PAIMON_OK;
+  CP_RETURN_IF_ERROR(cp_name_set_add(&c->manifests_read, name, NULL, err));
   cp_entry_vec entries = {0};
   int rc = cp_read_manifest(c->t->fs, c->t->path, name, &c->arena, &entries, err);
   for (size_t i = 0; !rc && i < entries.n; i++) {
     const cp_data_file_meta *f = &entries.items[i].file;
-    rc = names_add(&c->used, f->file_name, err);
+    rc = cp_name_set_add(&c->used, f->file_name, NULL, err);
     for (size_t k = 0; !rc && k < f->extra_files.n; k++)
-      rc = names_add(&c->used, f->extra_files.items[k], err);
+      rc = cp_name_set_add(&c->used, f->extra_files.items[k], NULL, err);
   }
   cp_entry_vec_free(&entries);
   return rc;
@@ -107,20 +67,21 @@ static int use_snapshot(cleaner *c, const cp_snapshot *s, paimon_error *err) {
   int rc = PAIMON_OK;
   for (size_t l = 0; !rc && l < 3; l++) {
     if (!lists[l]) continue;
-    rc = names_add(&c->used, lists[l], err);
+    rc = cp_name_set_add(&c->used, lists[l], NULL, err);
     cp_manifest_meta_vec metas = {0};
     if (!rc) rc = cp_read_manifest_list(c->t->fs, c->t->path, lists[l], &c->arena, &metas, err);
     for (size_t i = 0; !rc && i < metas.n; i++) rc = use_manifest(c, metas.items[i].file_name, err);
     cp_manifest_meta_vec_free(&metas);
   }
   if (!rc && s->index_manifest) {
-    rc = names_add(&c->used, s->index_manifest, err);
+    rc = cp_name_set_add(&c->used, s->index_manifest, NULL, err);
     cp_index_entry_vec idx = {0};
     if (!rc) rc = cp_snapshot_index_entries(c->t->fs, c->t->path, s, &c->arena, &idx, err);
-    for (size_t i = 0; !rc && i < idx.n; i++) rc = names_add(&c->used, idx.items[i].file_name, err);
+    for (size_t i = 0; !rc && i < idx.n; i++)
+      rc = cp_name_set_add(&c->used, idx.items[i].file_name, NULL, err);
     cp_index_entry_vec_free(&idx);
   }
-  if (!rc && s->statistics) rc = names_add(&c->used, s->statistics, err);
+  if (!rc && s->statistics) rc = cp_name_set_add(&c->used, s->statistics, NULL, err);
   return rc;
 }
 
@@ -186,7 +147,7 @@ typedef bool (*orphan_fn)(cleaner *c, const char *name);
 
 static bool unused(cleaner *c, const char *name) {
   /* Managed blob packs (primary-key tables) are never orphans (Java's isManagedBlobPack). */
-  return !ends_with(name, ".managed.blob") && !names_has(&c->used, name);
+  return !ends_with(name, ".managed.blob") && !cp_name_set_has(&c->used, name, NULL);
 }
 
 static bool not_snapshot_file(cleaner *c, const char *name) {
@@ -337,8 +298,8 @@ int paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_millis,
   }
   bool left;
   if (!rc) rc = clean_data_dirs(&c, t->path, 0, &left, err);
-  names_free(&c.used);
-  names_free(&c.manifests_read);
+  cp_name_set_free(&c.used);
+  cp_name_set_free(&c.manifests_read);
   cp_arena_free(&c.arena);
   if (rc && paths) paimon_string_list_free(paths);
   return rc;
