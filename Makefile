@@ -71,10 +71,12 @@ test: build build-asan
 demo: build
 	@bash examples/demo.sh
 
-# Parquet and table suites (bench/run.py), then the data-evolution suite (bench/bench_update.py).
+# Parquet and table suites (bench/run.py), the data-evolution suite (bench/bench_update.py) and
+# the maintenance suite (bench/bench_maintenance.py, against Java Paimon).
 bench: build
 	$(VENV)/bin/python bench/run.py
 	$(VENV)/bin/python bench/bench_update.py
+	$(VENV)/bin/python bench/bench_maintenance.py
 
 # Every fuzz harness for FUZZ_SECONDS each (5 in `make test`; set it higher for real runs).
 fuzz: setup
