@@ -179,7 +179,7 @@ static int tag_files(expirer *x, const cp_snapshot *tag, cp_name_set *out, paimo
 
 /* SnapshotDeletion.cleanUnusedDataFiles for snapshot `s`: the files its commit deleted (and their
  * extra files), unless the latest tag before it still holds them. */
-static int delete_data_files(expirer *x, const cp_snapshot *s, cp_name_set *skip,
+static int delete_data_files(expirer *x, const cp_snapshot *s, const cp_name_set *skip,
                              paimon_error *err) {
   cp_entry_vec delta = {0};
   int rc = cp_snapshot_delta_entries(x->t->fs, x->t->path, s, &x->arena, &delta, err);
@@ -270,7 +270,8 @@ static int metadata_files(expirer *x, const cp_snapshot *s, bool tolerant, cp_na
 
 /* SnapshotDeletion.cleanUnusedManifests for snapshot `s`: what it references and `keep` does
  * not; what cannot be read is kept (orphan removal reclaims it later). */
-static int delete_metadata(expirer *x, const cp_snapshot *s, cp_name_set *keep, paimon_error *err) {
+static int delete_metadata(expirer *x, const cp_snapshot *s, const cp_name_set *keep,
+                           paimon_error *err) {
   cp_name_set mine = {0};
   int rc = metadata_files(x, s, true, &mine, err);
   for (size_t i = 0; !rc && i < mine.n; i++) {
@@ -314,19 +315,28 @@ static int expire_range(expirer *x, int64_t begin, int64_t end, paimon_error *er
   int64_t first = -1;
   for (int64_t id = begin; id <= end && first < 0; id++)
     if (snaps[id - begin]) first = id;
+  /* The live files of each tag, computed once: the latest tag before a snapshot keeps them. */
+  cp_name_set *tag_live = tags.count ? calloc(tags.count, sizeof *tag_live) : NULL;
+  bool *tag_done = tags.count ? calloc(tags.count, sizeof *tag_done) : NULL;
+  if (tags.count && (!tag_live || !tag_done)) rc = CP_ENOMEM(err, "expire");
+  cp_name_set none = {0};
   for (int64_t id = first + 1; !rc && first >= 0 && id <= end; id++) {
     const cp_snapshot *s = snaps[id - begin];
     if (!s) continue;
-    cp_name_set skip = {0};
-    /* The latest tag before this snapshot keeps its files. */
+    const cp_name_set *skip = &none;
     for (size_t i = tags.count; !rc && i-- > 0;)
       if (tags.items[i].snapshot_id < id) {
-        rc = tag_files(x, tag_snaps[i], &skip, err);
+        if (!tag_done[i]) rc = tag_files(x, tag_snaps[i], &tag_live[i], err);
+        tag_done[i] = true;
+        skip = &tag_live[i];
         break;
       }
-    if (!rc) rc = delete_data_files(x, s, &skip, err);
-    cp_name_set_free(&skip);
+    if (!rc) rc = delete_data_files(x, s, skip, err);
+    cp_arena_free(&x->arena);
   }
+  for (size_t i = 0; tag_live && i < tags.count; i++) cp_name_set_free(&tag_live[i]);
+  free(tag_live);
+  free(tag_done);
   /* 3. Metadata of [begin, end) that neither `end` nor the tags in range still use. */
   const cp_snapshot *last = snaps[end - begin];
   if (!rc && last) {
@@ -341,8 +351,10 @@ static int expire_range(expirer *x, int64_t begin, int64_t end, paimon_error *er
       paimon_error_clear(err);
       rc = PAIMON_OK;
     } else {
-      for (int64_t id = begin; !rc && id < end; id++)
+      for (int64_t id = begin; !rc && id < end; id++) {
         if (snaps[id - begin]) rc = delete_metadata(x, snaps[id - begin], &keep, err);
+        cp_arena_free(&x->arena);
+      }
     }
   }
   /* 4. The snapshot files, then EARLIEST. Snapshot `end` vanished meanwhile: stop before. */

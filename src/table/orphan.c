@@ -95,11 +95,9 @@ static int collect_used(cleaner *c, paimon_error *err) {
   for (size_t i = 0; !rc && i < n; i++) {
     cp_snapshot *s = NULL;
     rc = cp_snapshot_load(c->t->fs, c->t->path, ids[i], &s, err);
-    if (!rc)
-      rc = vanished(use_snapshot(c, s, err), err);
-    else
-      rc = vanished(rc, err);
+    rc = rc ? vanished(rc, err) : vanished(use_snapshot(c, s, err), err);
     cp_snapshot_free(s);
+    cp_arena_free(&c->arena); /* the names are copied into the sets; the decoded files go */
   }
   free(ids);
   paimon_tag_list tags = {0};
@@ -107,11 +105,9 @@ static int collect_used(cleaner *c, paimon_error *err) {
   for (size_t i = 0; !rc && i < tags.count; i++) {
     cp_snapshot *s = NULL;
     rc = cp_tag_load(c->t, tags.items[i].name, &s, NULL, err);
-    if (!rc)
-      rc = vanished(use_snapshot(c, s, err), err);
-    else
-      rc = vanished(rc, err);
+    rc = rc ? vanished(rc, err) : vanished(use_snapshot(c, s, err), err);
     cp_snapshot_free(s);
+    cp_arena_free(&c->arena); /* the names are copied into the sets; the decoded files go */
   }
   paimon_tag_list_free(&tags);
   return rc;
