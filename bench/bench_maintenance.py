@@ -146,12 +146,7 @@ def main():
 
 
 def write_results(results, args, build_s):
-    path = BENCH / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    start = text.find("## Maintenance\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end + 1:] if end >= 0 else "")
+    from common import write_results_section
     lines = ["## Maintenance\n",
              f"`bench/bench_maintenance.py --snapshots {args.snapshots} --orphans {args.orphans}` "
              f"(2 cores, local disk). One table of {args.snapshots:,} one-row append snapshots "
@@ -164,7 +159,7 @@ def write_results(results, args, build_s):
         lines.append(f"| {name} | {r['what']} | {c['seconds']:.2f} | {j['seconds']:.2f} | "
                      f"{j['seconds'] / c['seconds']:.1f}x | {c['rss_mib']:.0f} | "
                      f"{j['rss_mib']:.0f} |")
-    path.write_text(text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n")
+    write_results_section(lines)
 
 
 if __name__ == "__main__":

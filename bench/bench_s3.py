@@ -279,12 +279,7 @@ def case_backfill(store, build, side, bucket):
 
 
 def write_results(results, rows, latency_ms, proj_bytes, col_bytes, note):
-    path = BENCH / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    start = text.find("## Object storage\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end + 1:] if end >= 0 else "")
+    from common import write_results_section
     lines = ["## Object storage\n",
              f"`bench/bench_s3.py --rows {rows} --latency-ms {latency_ms}`: the local S3 server "
              f"(moto) behind a proxy adding {latency_ms} ms to every request; one fresh process "
@@ -317,7 +312,7 @@ def write_results(results, rows, latency_ms, proj_bytes, col_bytes, note):
                      f"cpaimon's new data files hold {u['data_bytes']:,} "
                      f"({u['data_bytes'] / col_bytes:.2f}x).")
     lines.append("")
-    path.write_text(text.rstrip() + "\n\n" + "\n".join(lines))
+    write_results_section(lines)
 
 
 def main():

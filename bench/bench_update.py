@@ -320,12 +320,7 @@ def case_scan(work, base, build, side, rows):
 
 
 def write_results(results, rows, col_bytes, note):
-    path = BENCH / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    start = text.find("## Data evolution\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + (text[end + 1:] if end >= 0 else "")
+    from common import write_results_section
     lines = [f"## Data evolution\n",
              f"`bench/bench_update.py --rows {rows}` (one run per figure, fresh process each; "
              f"2 cores, 1 Arrow thread). Table: {rows:,} rows x {COLUMNS} columns in "
@@ -359,7 +354,7 @@ def write_results(results, rows, col_bytes, note):
                  f"the 256 MB of floats each shard writes is most of it (bench/codec_floor.py). "
                  f"scan_evolved: a full scan after 5 updates of 1% of the rows (6 files"
                  f" per group, merged by row id) vs the same table before the updates.\n")
-    path.write_text(text.rstrip() + "\n\n" + "\n".join(lines))
+    write_results_section(lines)
 
 
 def main():

@@ -25,6 +25,19 @@ WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1"}
 
 
+def write_results_section(lines: list) -> None:
+    """Puts `lines` (starting with a "## Title" heading) into bench/RESULTS.md in place of the
+    section of that title, at the end; the rest of the file is kept."""
+    path = pathlib.Path(__file__).resolve().parent / "RESULTS.md"
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    heading = lines[0].rstrip("\n") + "\n"
+    start = text.find(heading)
+    if start >= 0:
+        end = text.find("\n## ", start + 1)
+        text = text[:start] + (text[end + 1:] if end >= 0 else "")
+    path.write_text(text.rstrip() + "\n\n" + "\n".join(lines).rstrip("\n") + "\n")
+
+
 def default_build_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("CPAIMON_BUILD", ROOT / "build"))
 

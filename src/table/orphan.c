@@ -151,17 +151,21 @@ static bool not_snapshot_file(cleaner *c, const char *name) {
          strcmp(name, "LATEST") != 0;
 }
 
+/* Lists `dir`; a missing directory is an empty one. */
+static int list_dir(cleaner *c, const char *dir, cp_fs_list_result *l, paimon_error *err) {
+  int rc = cp_fs_list(c->t->fs, dir, l, err);
+  if (rc != PAIMON_ENOTFOUND) return rc;
+  paimon_error_clear(err);
+  return PAIMON_OK;
+}
+
 /* Deletes the old-enough files of `dir` that `is_orphan` picks; *left tells whether the
  * directory still holds anything afterwards. A missing directory holds nothing. */
 static int clean_dir(cleaner *c, const char *dir, orphan_fn is_orphan, bool *left,
                      paimon_error *err) {
   cp_fs_list_result l = {0};
-  int rc = cp_fs_list(c->t->fs, dir, &l, err);
   *left = false;
-  if (rc == PAIMON_ENOTFOUND) {
-    paimon_error_clear(err);
-    return PAIMON_OK;
-  }
+  int rc = list_dir(c, dir, &l, err);
   for (size_t i = 0; !rc && i < l.count; i++) {
     const cp_fs_entry *e = &l.entries[i];
     if (e->is_dir || !old_enough(c, e) || !is_orphan(c, e->name)) {
@@ -202,12 +206,8 @@ static void remove_empty(cleaner *c, const char *dir) {
 static int clean_data_dirs(cleaner *c, const char *dir, size_t depth, bool *left,
                            paimon_error *err) {
   cp_fs_list_result l = {0};
-  int rc = cp_fs_list(c->t->fs, dir, &l, err);
   *left = false;
-  if (rc == PAIMON_ENOTFOUND) {
-    paimon_error_clear(err);
-    return PAIMON_OK;
-  }
+  int rc = list_dir(c, dir, &l, err);
   size_t n_keys = paimon_table_partition_key_count(c->t);
   for (size_t i = 0; !rc && i < l.count; i++) {
     const cp_fs_entry *e = &l.entries[i];
