@@ -12,6 +12,7 @@ import pytest
 
 import cpaimon
 from test_java_interop import java  # noqa: F401  (Java Paimon 1.4.2, the session fixture)
+from test_tags_rollback import java_rows  # (id, v, _ROW_ID, _SEQUENCE_NUMBER) as Java reads
 
 KINDS = {
     # data evolution: partial-column updates add files per row-id group
@@ -63,14 +64,6 @@ def py_rows(wh):
     rb = t.new_read_builder().with_projection(["id", "v", "_ROW_ID", "_SEQUENCE_NUMBER"])
     return sorted(tuple(r.values()) for r in
                   rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist())
-
-
-def java_rows(java, wh, *options):  # noqa: F811
-    args = ["read", wh, "db.t", "--with-row-tracking"]
-    for o in options:
-        args += ["--option", o]
-    return sorted((r["id"], r["v"], r["_ROW_ID"], r["_SEQUENCE_NUMBER"])
-                  for r in map(json.loads, java(*args).splitlines()))
 
 
 @pytest.mark.parametrize("kind", ["de", "dv"])
