@@ -81,6 +81,12 @@ int paimon_table_rollback_to_tag(paimon_table *table, const char *name, paimon_e
 /* Rolls back to the latest snapshot committed at or before `epoch_millis`. */
 int paimon_table_rollback_to_timestamp(paimon_table *table, int64_t epoch_millis,
                                        paimon_error *err);
+/* Java's rollbackToAsLatest: commits a NEW snapshot (kind OVERWRITE) holding exactly the files of
+ * snapshot `snapshot_id` (or, with `tag`, of that tag), with its schema id and index manifest,
+ * and nextRowId = max(latest, target): the history stays, and row ids are never handed out twice
+ * (unlike paimon_table_rollback_to). */
+int paimon_table_rollback_to_as_latest(paimon_table *table, int64_t snapshot_id, const char *tag,
+                                       paimon_error *err);
 /* The latest snapshot committed at or before `epoch_millis` (*found false when there is none). */
 int paimon_table_snapshot_at(paimon_table *table, int64_t epoch_millis, int64_t *snapshot_id,
                              bool *found, paimon_error *err);

@@ -704,6 +704,24 @@ static PyObject *py_rollback(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+/* table_rollback_to_as_latest(t, snapshot id | tag name) */
+static PyObject *py_rollback_as_latest(PyObject *self, PyObject *args) {
+  PyObject *cap, *target;
+  if (!PyArg_ParseTuple(args, "OO", &cap, &target)) return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  paimon_error err;
+  const char *tag = NULL;
+  long long id = 0;
+  if (PyUnicode_Check(target)) {
+    if (!(tag = PyUnicode_AsUTF8(target))) return NULL;
+  } else if ((id = PyLong_AsLongLong(target)) == -1 && PyErr_Occurred()) {
+    return NULL;
+  }
+  CALL(paimon_table_rollback_to_as_latest(t, id, tag, &err));
+  Py_RETURN_NONE;
+}
+
 static PyObject *py_rollback_to_timestamp(PyObject *self, PyObject *args) {
   PyObject *cap;
   long long ms;
@@ -1407,6 +1425,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"table_list_tags", py_list_tags, METH_VARARGS, NULL},
     {"table_rollback", py_rollback, METH_VARARGS, NULL},
     {"table_rollback_to_timestamp", py_rollback_to_timestamp, METH_VARARGS, NULL},
+    {"table_rollback_to_as_latest", py_rollback_as_latest, METH_VARARGS, NULL},
     {"parse_duration", py_parse_duration, METH_VARARGS, NULL},
     {"table_expire_snapshots", py_expire_snapshots, METH_VARARGS, NULL},
     {"table_remove_orphan_files", py_remove_orphan_files, METH_VARARGS, NULL},

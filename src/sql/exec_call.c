@@ -128,8 +128,8 @@ static int latest_or_fail(paimon_table *t, int64_t *id, paimon_error *err) {
 }
 
 /* rollback(table, version | snapshot | tag): a version of digits is a snapshot id, else a tag. */
-static int rollback(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
-                    paimon_error *err) {
+static int rollback_as(bool as_latest, paimon_table *t, const call_args *a, cp_sql_result *out,
+                       paimon_error *err) {
   int given = (a->text[1] && *a->text[1]) + (a->text[2] != NULL) + (a->text[3] != NULL);
   if (given != 1)
     return paimon_error_set(err, PAIMON_EINVAL,
@@ -143,12 +143,25 @@ static int rollback(cp_sql_session *s, paimon_table *t, const call_args *a, cp_s
     CP_RETURN_IF_ERROR(paimon_table_get_tag(t, tag, &g, err));
     current = g.snapshot_id;
     free(g.name);
-    CP_RETURN_IF_ERROR(paimon_table_rollback_to_tag(t, tag, err));
+    CP_RETURN_IF_ERROR(as_latest ? paimon_table_rollback_to_as_latest(t, 0, tag, err)
+                                 : paimon_table_rollback_to_tag(t, tag, err));
   } else {
     current = a->text[2] ? a->num[2] : strtoll(a->text[1], NULL, 10);
-    CP_RETURN_IF_ERROR(paimon_table_rollback_to(t, current, err));
+    CP_RETURN_IF_ERROR(as_latest ? paimon_table_rollback_to_as_latest(t, current, NULL, err)
+                                 : paimon_table_rollback_to(t, current, err));
   }
   return result_rollback(previous, current, out, err);
+}
+
+static int rollback(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+                    paimon_error *err) {
+  return rollback_as(false, t, a, out, err);
+}
+
+/* Flink's rollback_to_as_latest: the same arguments; a new snapshot with the target's files. */
+static int rollback_to_as_latest(cp_sql_session *s, paimon_table *t, const call_args *a,
+                                 cp_sql_result *out, paimon_error *err) {
+  return rollback_as(true, t, a, out, err);
 }
 
 static int rollback_to_timestamp(cp_sql_session *s, paimon_table *t, const call_args *a,
@@ -245,6 +258,10 @@ static const procedure procedures[] = {
      {{"table", 's', true}, {"version", 's', false}, {"snapshot", 'l', false}, {"tag", 's', false}},
      4,
      rollback},
+    {"rollback_to_as_latest",
+     {{"table", 's', true}, {"version", 's', false}, {"snapshot", 'l', false}, {"tag", 's', false}},
+     4,
+     rollback_to_as_latest},
     {"rollback_to_timestamp",
      {{"table", 's', true}, {"timestamp", 'l', true}},
      2,
@@ -323,11 +340,12 @@ int cp_sql_exec_call(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *
   const cp_sql_call *c = &stmt->call;
   const procedure *p = find_procedure(&c->procedure);
   if (!p)
-    return cp_sql_error_at(err, PAIMON_ENOTFOUND, stmt->pos,
-                           "procedure %s not found (cpaimon has sys.create_tag, replace_tag, "
-                           "delete_tag, rename_tag, rollback, rollback_to_timestamp, "
-                           "expire_snapshots, remove_orphan_files)",
-                           c->procedure.parts[c->procedure.n - 1]);
+    return cp_sql_error_at(
+        err, PAIMON_ENOTFOUND, stmt->pos,
+        "procedure %s not found (cpaimon has sys.create_tag, replace_tag, "
+        "delete_tag, rename_tag, rollback, rollback_to_as_latest, rollback_to_timestamp, "
+        "expire_snapshots, remove_orphan_files)",
+        c->procedure.parts[c->procedure.n - 1]);
   call_args a;
   CP_RETURN_IF_ERROR(bind_args(p, c, &a, err));
   /* The table argument: "db.t", or "t" in the session's database. */

@@ -27,6 +27,7 @@
 #include "table/dv_conflict.h"
 #include "table/file_store.h"
 #include "table/global_index.h"
+#include "table/name_set.h"
 #include "table/rest_catalog.h"
 #include "table/store.h"
 #include "table/table.h"
@@ -56,6 +57,8 @@ struct paimon_commit {
   int64_t scanned_to;
   bool has_user_identifier;
   int64_t user_identifier;
+  /* rollback_to_as_latest: the snapshot whose files the next snapshot holds (borrowed). */
+  const cp_snapshot *as_latest;
 };
 
 int paimon_commit_new(paimon_commit **out, paimon_table *table, paimon_error *err) {
@@ -721,6 +724,14 @@ static int rest_publish(attempt *a, const cp_snapshot *s, const cp_snapshot *lat
   return rc;
 }
 
+/* A data file's identity within the table: partition (as hex) and bucket, beside its name. */
+static void entry_key(const cp_manifest_entry *e, char *out, size_t cap) {
+  size_t k = 0;
+  for (size_t i = 0; i < e->partition.len && k + 3 < cap; i++)
+    k += (size_t)snprintf(out + k, cap - k, "%02x", e->partition.data[i]);
+  snprintf(out + k, cap - k, "/%d", (int)e->bucket);
+}
+
 /* Builds and publishes snapshot L+1. Returns EEXIST when another commit took the id. */
 static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *latest,
                             int64_t *new_id) {
@@ -746,6 +757,8 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   if (!entries) return CP_ENOMEM(a->err, "commit");
   if (d->files.n) memcpy(entries, d->files.items, d->files.n * sizeof *entries);
   int64_t next_row_id = latest ? latest->next_row_id : 0;
+  const cp_snapshot *as_latest = a->c->as_latest;
+  if (as_latest && as_latest->next_row_id > next_row_id) next_row_id = as_latest->next_row_id;
   if (t->options.row_tracking)
     CP_RETURN_IF_ERROR(assign_row_tracking(a, entries, d->files.n, id, next_row_id, &next_row_id));
 
@@ -755,6 +768,7 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   int rc = PAIMON_OK;
   if (d->files.n) CP_GOTO_IF_ERROR(rc, write_manifests(a, entries, d->files.n, &delta_metas), done);
   const char *delta_list, *base_list, *index_manifest = latest ? latest->index_manifest : NULL;
+  if (as_latest) index_manifest = as_latest->index_manifest;
   CP_GOTO_IF_ERROR(rc,
                    write_manifest_list(a, delta_metas.items, delta_metas.n, &delta_list,
                                        &s->delta_manifest_list_size),
@@ -794,13 +808,16 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
                                                       : -entries[i].file.row_count;
   s->uuid = cp_snapshot_strdup(s, uuid);
   s->id = id;
-  CP_GOTO_IF_ERROR(rc, latest_schema_id(a, &s->schema_id), done);
+  if (as_latest)
+    s->schema_id = as_latest->schema_id;
+  else
+    CP_GOTO_IF_ERROR(rc, latest_schema_id(a, &s->schema_id), done);
   s->base_manifest_list = cp_snapshot_strdup(s, base_list);
   s->has_base_manifest_list_size = s->has_delta_manifest_list_size = true;
   s->delta_manifest_list = cp_snapshot_strdup(s, delta_list);
   s->index_manifest = cp_snapshot_strdup(s, index_manifest);
   s->commit_user = cp_snapshot_strdup(s, a->c->commit_user);
-  s->commit_kind = overwrite ? CP_COMMIT_OVERWRITE : CP_COMMIT_APPEND;
+  s->commit_kind = overwrite || as_latest ? CP_COMMIT_OVERWRITE : CP_COMMIT_APPEND;
   s->commit_identifier = a->c->identifier;
   s->time_millis = cp_now_millis();
   s->total_record_count = (latest ? latest->total_record_count : 0) + delta_rows;
@@ -957,6 +974,54 @@ static int try_commit_once(attempt *a, const delta *d, const cp_snapshot *latest
   return rc;
 }
 
+/* Java's FileStoreCommitImpl.rollbackToAsLatest: the next snapshot holds exactly the target's
+ * files — the latest's live files it lacks become DELETE entries, the target's files the latest
+ * lacks come back as ADD entries with their own row ids and sequence numbers — with the target's
+ * schema id and index manifest, and nextRowId the larger of the two, so no row id is reused. */
+static int try_commit_as_latest(attempt *a, const cp_snapshot *latest, int64_t *new_id) {
+  const cp_snapshot *target = a->c->as_latest;
+  if (!latest)
+    return paimon_error_set(a->err, PAIMON_ENOTFOUND,
+                            "Latest snapshot is null, can not roll back. (table %s)",
+                            a->t->full_name);
+  cp_entry_vec now = {0}, then = {0};
+  cp_name_set now_keys = {0}, then_keys = {0};
+  delta d;
+  memset(&d, 0, sizeof d);
+  d.check_from_snapshot = -1;
+  int rc = cp_snapshot_entries(a->t->fs, a->t->path, latest, NULL, false, &a->arena, &now, a->err);
+  if (!rc)
+    rc = cp_snapshot_entries(a->t->fs, a->t->path, target, NULL, false, &a->arena, &then, a->err);
+  for (int side = 0; !rc && side < 2; side++) {
+    const cp_entry_vec *v = side ? &then : &now;
+    cp_name_set *keys = side ? &then_keys : &now_keys;
+    for (size_t i = 0; !rc && i < v->n; i++) {
+      char key[512];
+      entry_key(&v->items[i], key, sizeof key);
+      rc = cp_name_set_add(keys, key, v->items[i].file.file_name, a->err);
+    }
+  }
+  for (int side = 0; !rc && side < 2; side++) {
+    const cp_entry_vec *v = side ? &then : &now;
+    cp_name_set *other = side ? &now_keys : &then_keys;
+    for (size_t i = 0; !rc && i < v->n; i++) {
+      char key[512];
+      entry_key(&v->items[i], key, sizeof key);
+      if (cp_name_set_has(other, key, v->items[i].file.file_name)) continue;
+      cp_manifest_entry e = v->items[i];
+      e.kind = side ? CP_FILE_KIND_ADD : CP_FILE_KIND_DELETE;
+      rc = cp_entry_vec_push(&d.files, &e, a->err);
+    }
+  }
+  if (!rc) rc = try_commit_delta(a, &d, latest, new_id);
+  cp_name_set_free(&now_keys);
+  cp_name_set_free(&then_keys);
+  cp_entry_vec_free(&now);
+  cp_entry_vec_free(&then);
+  cp_entry_vec_free(&d.files);
+  return rc;
+}
+
 static void backoff(int attempt_no) {
   /* commit.min-retry-wait 10 ms doubling up to commit.max-retry-wait 10 s, plus jitter. */
   long ms = 10L << (attempt_no < 10 ? attempt_no : 10);
@@ -968,15 +1033,12 @@ static void backoff(int attempt_no) {
   nanosleep(&ts, NULL);
 }
 
-int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
-  delta d;
-  memset(&d, 0, sizeof d);
-  int rc = cp_commit_messages_check(c->table, msgs, err);
-  if (!rc) rc = flatten_messages(msgs, &d, err);
+/* Commits `d` (or, with c->as_latest, the difference computed at each attempt), retrying lost
+ * races and resolving attempts whose outcome is unknown. */
+static int commit_loop(paimon_commit *c, const delta *d, paimon_error *err) {
+  int rc = PAIMON_OK;
   int64_t pending_id = 0; /* an attempt whose outcome is unknown */
   char pending_uuid[37] = "";
-  if (!rc && d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0 && !c->overwrite.on)
-    goto done;
   for (int64_t n = 0; !rc; n++) {
     if (n > c->table->options.commit_max_retries) {
       rc = paimon_error_set(err, PAIMON_ECONFLICT,
@@ -1015,7 +1077,9 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
     cp_snapshot *latest = NULL;
     rc = cp_table_latest_snapshot_id(a.t, &latest_id, &exists, err);
     if (!rc && exists) rc = cp_snapshot_load(a.t->fs, a.t->path, latest_id, &latest, err);
-    if (!rc) rc = try_commit_once(&a, &d, latest, &new_id);
+    if (!rc)
+      rc = c->as_latest ? try_commit_as_latest(&a, latest, &new_id)
+                        : try_commit_once(&a, d, latest, &new_id);
     cp_snapshot_free(latest);
     attempt_cleanup(&a, rc != PAIMON_OK && !a.uncertain_id);
     if (rc && a.uncertain_id) {
@@ -1034,10 +1098,29 @@ int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, p
     break;
   }
   if (!rc && c->last_snapshot_id > 0) cp_table_expire_after_commit(c->table, c->last_snapshot_id);
-done:
+  return rc;
+}
+
+int paimon_commit_commit(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
+  delta d;
+  memset(&d, 0, sizeof d);
+  int rc = cp_commit_messages_check(c->table, msgs, err);
+  if (!rc) rc = flatten_messages(msgs, &d, err);
+  bool empty = d.files.n == 0 && d.index_adds.n == 0 && d.index_deletes.n == 0;
+  if (!rc && (!empty || c->overwrite.on)) rc = commit_loop(c, &d, err);
   cp_entry_vec_free(&d.files);
   cp_index_entry_vec_free(&d.index_adds);
   cp_index_entry_vec_free(&d.index_deletes);
+  return rc;
+}
+
+int cp_commit_as_latest(paimon_commit *c, const cp_snapshot *target, paimon_error *err) {
+  c->as_latest = target;
+  delta none;
+  memset(&none, 0, sizeof none);
+  none.check_from_snapshot = -1;
+  int rc = commit_loop(c, &none, err);
+  c->as_latest = NULL;
   return rc;
 }
 

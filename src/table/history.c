@@ -18,6 +18,7 @@
 #include "base/fs.h"
 #include "base/status.h"
 #include "base/time.h"
+#include "cpaimon/commit.h"
 #include "table/history_internal.h"
 #include "table/store.h"
 #include "table/table.h"
@@ -461,6 +462,41 @@ int paimon_table_rollback_to(paimon_table *t, int64_t snapshot_id, paimon_error 
     rc = paimon_error_set(err, PAIMON_ENOTFOUND,
                           "Rollback snapshot '%" PRId64 "' doesn't exist. (table %s)", snapshot_id,
                           t->full_name);
+  return rc;
+}
+
+int paimon_table_rollback_to_as_latest(paimon_table *t, int64_t snapshot_id, const char *tag,
+                                       paimon_error *err) {
+  CP_RETURN_IF_ERROR(refuse_rest(t, "rollbacks", err));
+  cp_snapshot *target = NULL;
+  if (tag) {
+    CP_RETURN_IF_ERROR(cp_tag_load(t, tag, &target, NULL, err));
+  } else {
+    bool exists;
+    CP_RETURN_IF_ERROR(cp_snapshot_exists(t->fs, t->path, snapshot_id, &exists, err));
+    if (exists) {
+      CP_RETURN_IF_ERROR(cp_snapshot_load(t->fs, t->path, snapshot_id, &target, err));
+    } else {
+      /* A snapshot that survives only as a tag: the tag's copy. */
+      paimon_tag_list tags;
+      CP_RETURN_IF_ERROR(paimon_table_list_tags(t, &tags, err));
+      int rc = PAIMON_OK;
+      for (size_t i = 0; !target && !rc && i < tags.count; i++)
+        if (tags.items[i].snapshot_id == snapshot_id)
+          rc = cp_tag_load(t, tags.items[i].name, &target, NULL, err);
+      paimon_tag_list_free(&tags);
+      CP_RETURN_IF_ERROR(rc);
+      if (!target)
+        return paimon_error_set(err, PAIMON_ENOTFOUND,
+                                "Rollback snapshot '%" PRId64 "' doesn't exist. (table %s)",
+                                snapshot_id, t->full_name);
+    }
+  }
+  paimon_commit *c = NULL;
+  int rc = paimon_commit_new(&c, t, err);
+  if (!rc) rc = cp_commit_as_latest(c, target, err);
+  paimon_commit_free(c);
+  cp_snapshot_free(target);
   return rc;
 }
 

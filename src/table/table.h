@@ -115,6 +115,13 @@ int cp_table_partition_path(paimon_table *table, cp_bytes partition, cp_buf *out
  * is for tests). */
 int cp_table_expire_after_commit(paimon_table *table, int64_t committed_snapshot);
 
+/* Commits a snapshot that holds exactly `target`'s files (Java's rollbackToAsLatest; commit.c),
+ * through `commit` with its user and retries. */
+struct paimon_commit;
+struct cp_snapshot;
+int cp_commit_as_latest(struct paimon_commit *commit, const struct cp_snapshot *target,
+                        paimon_error *err);
+
 /* Reloads the latest schema (after ALTER TABLE). */
 int cp_table_refresh_schema(paimon_table *table, paimon_error *err);
 

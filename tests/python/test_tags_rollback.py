@@ -255,3 +255,43 @@ def test_sql_and_cli_time_travel(tmp_path, run_cli):
     r = run_cli("sql", "--warehouse", wh, "-e",
                 "CALL sys.rollback_to_timestamp(table => 'db.t', timestamp => 1)")
     assert r.returncode == 1 and "count not find snapshot earlier than 1" in r.stderr
+
+
+def test_rollback_to_as_latest(tmp_path, run_cli, java):  # noqa: F811
+    """Java's rollbackToAsLatest (FileStoreCommitImpl; not in 1.4.2's API, so Java and pypaimon
+    are the readers here): a new OVERWRITE snapshot with the target's files, deletion vectors
+    and schema; the history stays; nextRowId = max(latest, target), so the next append gets
+    fresh row ids where rollback_to would hand out the discarded ones again."""
+    wh = tmp_path / "wh"
+    r = run_cli("sql", "--warehouse", wh, "-e",
+                "CREATE DATABASE db; CREATE TABLE db.t (id INT NOT NULL, v STRING) TBLPROPERTIES "
+                "('row-tracking.enabled' = 'true', 'deletion-vectors.enabled' = 'true');"
+                "INSERT INTO db.t VALUES (1, 'v1'), (2, 'v2'); INSERT INTO db.t VALUES (3, 'v3');"
+                "DELETE FROM db.t WHERE id = 2; INSERT INTO db.t VALUES (4, 'v4')")
+    assert r.returncode == 0, r.stderr
+    t = cpaimon.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t")
+    t.create_tag("after_delete", 3)
+    at = {i: rows(t, **{"scan.snapshot-id": str(i)}) for i in (1, 2, 3, 4)}
+    t.rollback_to_as_latest(2)
+    assert t.latest_snapshot_id() == 5
+    snap = json.loads((wh / "db.db" / "t" / "snapshot" / "snapshot-5").read_text())
+    assert snap["commitKind"] == "OVERWRITE" and snap["nextRowId"] == 4
+    assert rows(t) == at[2] == java_rows(java, wh)
+    assert rows(t, **{"scan.snapshot-id": "4"}) == at[4]  # the history stays
+    t.rollback_to_as_latest("after_delete")  # from a tag: its deletion vectors come back
+    assert rows(t) == at[3] == java_rows(java, wh)
+    append(t, [7])
+    assert rows(t) == at[3] + [(7, "v7", 4, 7)] == java_rows(java, wh)  # row id 4: never reused
+    pt = py_table(wh)
+    rb = pt.new_read_builder().with_projection(COLS)
+    got = rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist()
+    assert sorted((r["id"], r["v"], r["_ROW_ID"], r["_SEQUENCE_NUMBER"]) for r in got) == rows(t)
+    check = run_cli("check", wh, "db.t")
+    assert check.returncode == 0, check.stdout + check.stderr
+    r = run_cli("sql", "--warehouse", wh, "--format", "csv", "-e",
+                "CALL sys.rollback_to_as_latest(table => 'db.t', version => '1')")
+    assert r.returncode == 0 and r.stdout.split() == [
+        "previous_snapshot_id,current_snapshot_id", "7,1"], r.stdout + r.stderr
+    assert rows(t) == at[1]
+    with pytest.raises(ValueError, match="Rollback snapshot '99' doesn't exist"):
+        t.rollback_to_as_latest(99)

@@ -158,6 +158,14 @@ class FileStoreTable:
             self._handle, int(older_than_millis or 0), bool(dry_run))
         return OrphanFiles(count, size, paths)
 
+    def rollback_to_as_latest(self, target) -> None:
+        """Java's rollbackToAsLatest: a NEW snapshot holding exactly the files of snapshot
+        `target` (int) or of tag `target` (str); the history stays and nextRowId never goes
+        back, so row ids are never assigned twice (unlike rollback_to)."""
+        if isinstance(target, bool) or not isinstance(target, (int, str)):
+            raise ValueError("Unsupported rollback target type: {}".format(type(target)))
+        _value_errors(_cpaimon.table_rollback_to_as_latest, self._handle, target)
+
     def rollback_to_timestamp(self, timestamp_millis: int) -> None:
         """Rolls back to the latest snapshot committed at or before `timestamp_millis`."""
         _value_errors(_cpaimon.table_rollback_to_timestamp, self._handle, int(timestamp_millis))
