@@ -204,6 +204,11 @@ static int lex_quoted(lexer *lx, char q, cp_sql_tok_kind kind, paimon_error *err
       advance(lx, 1);
       break;
     }
+    if (c == '\0' && kind == CP_TOK_QIDENT) {
+      /* Names are C strings everywhere below (catalog, files): a NUL would cut them short. */
+      rc = lex_error(lx, start, err, "quoted identifier contains a NUL byte");
+      break;
+    }
     if (c == '\\' && kind == CP_TOK_STRING && lx->pos + 1 < lx->len) {
       advance(lx, 1);
       rc = lex_escape(lx, &b, err);

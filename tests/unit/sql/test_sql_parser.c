@@ -270,6 +270,17 @@ static void test_errors(void) {
               "line 1:59: syntax error at 'DELETE': expected INSERT");
   check_error("MERGE INTO t USING s ON t.id = s.id",
               "line 1:36: syntax error at end of input: expected WHEN");
+  {
+    /* A NUL inside a quoted identifier (found by fuzz_sql_parse: the name was cut short and
+     * printed as ``, which does not parse back). */
+    static const char nul[] = "SELECT * FROM `a\0b`";
+    cp_sql_stmt **stmts = NULL;
+    size_t n = 0;
+    paimon_error err;
+    CHECK_ERR(cp_sql_parse(nul, sizeof nul - 1, &stmts, &n, &err), PAIMON_EINVAL);
+    CHECK_STR(err.message, "line 1:15: quoted identifier contains a NUL byte");
+    cp_sql_stmts_free(stmts, n);
+  }
   check_error("CALL sys.f(a => b)",
               "line 1:17: syntax error at 'b': expected a literal (a string, a number, TRUE, "
               "FALSE or NULL)");
