@@ -73,6 +73,18 @@ static int result_rollback(int64_t previous, int64_t current, cp_sql_result *out
   return result_row(names, v, 2, out, err);
 }
 
+/* An `older_than` argument: a local date-time ("2026-12-01 10:00:00") as epoch milliseconds, as
+ * Java's DateTimeUtils.parseTimestampData in the default zone; 0 when not given. */
+static int older_than_arg(const call_args *a, int i, int64_t *ms, paimon_error *err) {
+  *ms = 0;
+  if (!a->text[i] || !*a->text[i]) return PAIMON_OK;
+  int64_t local;
+  CP_RETURN_IF_ERROR(
+      cp_parse_timestamp(a->text[i], strlen(a->text[i]), CP_UNIT_MILLI, &local, err));
+  *ms = cp_java_epoch_millis(local);
+  return PAIMON_OK;
+}
+
 static int retention(const call_args *a, int i, int64_t *ms, paimon_error *err) {
   *ms = -1;
   return a->text[i] ? paimon_parse_duration(a->text[i], ms, err) : PAIMON_OK;
@@ -198,12 +210,7 @@ static int expire_snapshots(cp_sql_session *s, paimon_table *t, const call_args 
   if (a->text[1]) o.retain_max = (int32_t)a->num[1];
   if (a->text[2]) o.retain_min = (int32_t)a->num[2];
   if (a->text[4]) o.max_deletes = (int32_t)a->num[4];
-  if (a->text[3] && *a->text[3]) {
-    int64_t local;
-    CP_RETURN_IF_ERROR(
-        cp_parse_timestamp(a->text[3], strlen(a->text[3]), CP_UNIT_MILLI, &local, err));
-    o.older_than_millis = cp_java_epoch_millis(local);
-  }
+  CP_RETURN_IF_ERROR(older_than_arg(a, 3, &o.older_than_millis, err));
   paimon_expire_result r;
   CP_RETURN_IF_ERROR(paimon_table_expire_snapshots(t, &o, &r, err));
   static const char *const names[] = {"deleted_snapshots_count"};
@@ -219,13 +226,8 @@ static int remove_orphan_files(cp_sql_session *s, paimon_table *t, const call_ar
     return paimon_error_set(err, PAIMON_EINVAL,
                             "Unknown mode: %s. Only 'DISTRIBUTED' and 'LOCAL' are supported.",
                             mode);
-  int64_t older_than = 0;
-  if (a->text[1] && *a->text[1]) {
-    int64_t local;
-    CP_RETURN_IF_ERROR(
-        cp_parse_timestamp(a->text[1], strlen(a->text[1]), CP_UNIT_MILLI, &local, err));
-    older_than = cp_java_epoch_millis(local);
-  }
+  int64_t older_than;
+  CP_RETURN_IF_ERROR(older_than_arg(a, 1, &older_than, err));
   bool dry_run = a->text[2] && strcasecmp(a->text[2], "true") == 0;
   paimon_orphan_result r;
   CP_RETURN_IF_ERROR(paimon_table_remove_orphan_files(t, older_than, dry_run, &r, NULL, err));

@@ -724,14 +724,6 @@ static int rest_publish(attempt *a, const cp_snapshot *s, const cp_snapshot *lat
   return rc;
 }
 
-/* A data file's identity within the table: partition (as hex) and bucket, beside its name. */
-static void entry_key(const cp_manifest_entry *e, char *out, size_t cap) {
-  size_t k = 0;
-  for (size_t i = 0; i < e->partition.len && k + 3 < cap; i++)
-    k += (size_t)snprintf(out + k, cap - k, "%02x", e->partition.data[i]);
-  snprintf(out + k, cap - k, "/%d", (int)e->bucket);
-}
-
 /* Builds and publishes snapshot L+1. Returns EEXIST when another commit took the id. */
 static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *latest,
                             int64_t *new_id) {
@@ -997,7 +989,7 @@ static int try_commit_as_latest(attempt *a, const cp_snapshot *latest, int64_t *
     cp_name_set *keys = side ? &then_keys : &now_keys;
     for (size_t i = 0; !rc && i < v->n; i++) {
       char key[512];
-      entry_key(&v->items[i], key, sizeof key);
+      cp_manifest_entry_key(&v->items[i], key, sizeof key);
       rc = cp_name_set_add(keys, key, v->items[i].file.file_name, a->err);
     }
   }
@@ -1006,7 +998,7 @@ static int try_commit_as_latest(attempt *a, const cp_snapshot *latest, int64_t *
     cp_name_set *other = side ? &now_keys : &then_keys;
     for (size_t i = 0; !rc && i < v->n; i++) {
       char key[512];
-      entry_key(&v->items[i], key, sizeof key);
+      cp_manifest_entry_key(&v->items[i], key, sizeof key);
       if (cp_name_set_has(other, key, v->items[i].file.file_name)) continue;
       cp_manifest_entry e = v->items[i];
       e.kind = side ? CP_FILE_KIND_ADD : CP_FILE_KIND_DELETE;

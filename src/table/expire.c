@@ -22,14 +22,6 @@
 #include "table/store.h"
 #include "table/table.h"
 
-/* A data file's identity in Java's skipping sets: partition (as hex), bucket and name. */
-static void file_key(const cp_manifest_entry *e, char *out, size_t cap) {
-  size_t k = 0;
-  for (size_t i = 0; i < e->partition.len && k + 3 < cap; i++)
-    k += (size_t)snprintf(out + k, cap - k, "%02x", e->partition.data[i]);
-  snprintf(out + k, cap - k, "/%d", (int)e->bucket);
-}
-
 /* ---- options -------------------------------------------------------------------------------- */
 
 static int option_i64(paimon_table *t, const char *key, int64_t def, int64_t *out,
@@ -113,9 +105,7 @@ static int choose_end(paimon_table *t, const expire_plan *p, int64_t earliest, i
                       int64_t *end, paimon_error *err) {
   int64_t min = latest - p->retain_max + 1;
   if (min < earliest) min = earliest;
-  int64_t max_excl = latest - p->retain_min + 1, floor;
-  CP_RETURN_IF_ERROR(consumers_floor(t, &floor, err));
-  if (floor < max_excl) max_excl = floor;
+  int64_t max_excl = latest - p->retain_min + 1;
   if (earliest + p->limit < max_excl) max_excl = earliest + p->limit;
   *end = max_excl;
   for (int64_t id = min; id < max_excl; id++) {
@@ -131,6 +121,12 @@ static int choose_end(paimon_table *t, const expire_plan *p, int64_t earliest, i
       break;
     }
   }
+  /* Java lowers the loop's bound to the consumers' floor first; taking the smaller end after
+   * the loop is the same, and spares the consumer/ listing each commit that expires nothing. */
+  if (*end <= earliest) return PAIMON_OK;
+  int64_t floor;
+  CP_RETURN_IF_ERROR(consumers_floor(t, &floor, err));
+  if (floor < *end) *end = floor;
   return PAIMON_OK;
 }
 
@@ -170,7 +166,7 @@ static int tag_files(expirer *x, const cp_snapshot *tag, cp_name_set *out, paimo
   int rc = cp_snapshot_entries(x->t->fs, x->t->path, tag, NULL, false, &x->arena, &live, err);
   for (size_t i = 0; !rc && i < live.n; i++) {
     char key[512];
-    file_key(&live.items[i], key, sizeof key);
+    cp_manifest_entry_key(&live.items[i], key, sizeof key);
     rc = cp_name_set_add(out, key, live.items[i].file.file_name, err);
   }
   cp_entry_vec_free(&live);
@@ -207,7 +203,7 @@ static int delete_data_files(expirer *x, const cp_snapshot *s, const cp_name_set
     if (!marked[i]) continue;
     const cp_manifest_entry *e = &delta.items[i];
     char key[512];
-    file_key(e, key, sizeof key);
+    cp_manifest_entry_key(e, key, sizeof key);
     if (cp_name_set_has(skip, key, e->file.file_name)) continue;
     char *path = NULL;
     rc = cp_data_file_path(x->t, e->partition, e->bucket, &e->file, &path, err);

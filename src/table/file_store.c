@@ -202,3 +202,10 @@ int cp_snapshot_index_entries(cp_fs *fs, const char *table_path, const cp_snapsh
   if (!snap->index_manifest) return PAIMON_OK;
   return cp_read_index_manifest(fs, table_path, snap->index_manifest, arena, out, err);
 }
+
+void cp_manifest_entry_key(const cp_manifest_entry *e, char *out, size_t cap) {
+  size_t k = 0;
+  for (size_t i = 0; i < e->partition.len && k + 3 < cap; i++)
+    k += (size_t)snprintf(out + k, cap - k, "%02x", e->partition.data[i]);
+  snprintf(out + k, cap - k, "/%d", (int)e->bucket);
+}

@@ -42,6 +42,10 @@ int cp_snapshot_entries(cp_fs *fs, const char *table_path, const cp_snapshot *sn
 int cp_snapshot_delta_entries(cp_fs *fs, const char *table_path, const cp_snapshot *snap,
                               cp_arena *arena, cp_entry_vec *out, paimon_error *err);
 
+/* A data file's place in the table as text: its partition (serialized row, as hex) and bucket
+ * ("0a1b.../3"); with the file name it identifies a file as Java's FileEntry.Identifier does. */
+void cp_manifest_entry_key(const cp_manifest_entry *e, char *out, size_t cap);
+
 /* The snapshot's live index files (its index manifest; none when it has no index manifest). */
 int cp_snapshot_index_entries(cp_fs *fs, const char *table_path, const cp_snapshot *snap,
                               cp_arena *arena, cp_index_entry_vec *out, paimon_error *err);

@@ -252,8 +252,33 @@ int paimon_table_get_tag(paimon_table *t, const char *name, paimon_tag *out, pai
   return cp_tag_load(t, name, NULL, out, err);
 }
 
-/* The snapshot to tag: snapshot `id` (<= 0: the latest), or a tag's copy of it when the snapshot
- * itself was expired (Java's findSnapshot). */
+/* Snapshot `id` from its file or, when it was expired, from the first tag that kept a copy of it
+ * (Java's findSnapshot); *out NULL when neither has it. *tag (optional) receives the name of that
+ * tag, malloc'd, or NULL when the snapshot file was there. */
+static int snapshot_or_tag_copy(paimon_table *t, int64_t id, cp_snapshot **out, char **tag,
+                                paimon_error *err) {
+  *out = NULL;
+  if (tag) *tag = NULL;
+  bool exists;
+  CP_RETURN_IF_ERROR(cp_snapshot_exists(t->fs, t->path, id, &exists, err));
+  if (exists) return cp_snapshot_load(t->fs, t->path, id, out, err);
+  paimon_tag_list tags;
+  CP_RETURN_IF_ERROR(paimon_table_list_tags(t, &tags, err));
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && !*out && i < tags.count; i++) {
+    if (tags.items[i].snapshot_id != id) continue;
+    rc = cp_tag_load(t, tags.items[i].name, out, NULL, err);
+    if (!rc && tag && !(*tag = strdup(tags.items[i].name))) rc = CP_ENOMEM(err, "tag");
+  }
+  paimon_tag_list_free(&tags);
+  if (rc) {
+    cp_snapshot_free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+/* The snapshot to tag: snapshot `id` (<= 0: the latest), or a tag's copy of it. */
 static int find_snapshot(paimon_table *t, int64_t id, const char *verb, cp_snapshot **out,
                          paimon_error *err) {
   *out = NULL;
@@ -266,24 +291,12 @@ static int find_snapshot(paimon_table *t, int64_t id, const char *verb, cp_snaps
                               verb, t->full_name);
     return cp_snapshot_load(t->fs, t->path, id, out, err);
   }
-  bool exists;
-  CP_RETURN_IF_ERROR(cp_snapshot_exists(t->fs, t->path, id, &exists, err));
-  if (exists) return cp_snapshot_load(t->fs, t->path, id, out, err);
-  paimon_tag_list tags;
-  CP_RETURN_IF_ERROR(paimon_table_list_tags(t, &tags, err));
-  int rc = PAIMON_ENOTFOUND;
-  for (size_t i = 0; i < tags.count; i++)
-    if (tags.items[i].snapshot_id == id) {
-      rc = cp_tag_load(t, tags.items[i].name, out, NULL, err);
-      break;
-    }
-  paimon_tag_list_free(&tags);
-  if (rc == PAIMON_ENOTFOUND)
-    rc = paimon_error_set(err, PAIMON_ENOTFOUND,
+  CP_RETURN_IF_ERROR(snapshot_or_tag_copy(t, id, out, NULL, err));
+  if (*out) return PAIMON_OK;
+  return paimon_error_set(err, PAIMON_ENOTFOUND,
                           "Cannot %s tag because given snapshot #%" PRId64
                           " doesn't exist. (table %s)",
                           verb, id, t->full_name);
-  return rc;
 }
 
 /* The snapshot's JSON, with Java's two tag keys when the tag has a retention: tagCreateTime as a
@@ -445,23 +458,23 @@ int paimon_table_rollback_to_tag(paimon_table *t, const char *name, paimon_error
   return rc;
 }
 
+static int no_rollback_snapshot(paimon_table *t, int64_t id, paimon_error *err) {
+  return paimon_error_set(err, PAIMON_ENOTFOUND,
+                          "Rollback snapshot '%" PRId64 "' doesn't exist. (table %s)", id,
+                          t->full_name);
+}
+
 int paimon_table_rollback_to(paimon_table *t, int64_t snapshot_id, paimon_error *err) {
   CP_RETURN_IF_ERROR(refuse_rest(t, "rollbacks", err));
-  bool exists;
-  CP_RETURN_IF_ERROR(cp_snapshot_exists(t->fs, t->path, snapshot_id, &exists, err));
-  if (exists) return clean_larger_than(t, snapshot_id, err);
-  paimon_tag_list tags;
-  CP_RETURN_IF_ERROR(paimon_table_list_tags(t, &tags, err));
-  int rc = PAIMON_OK;
-  bool tagged = false;
-  for (size_t i = 0; !tagged && i < tags.count; i++)
-    if ((tagged = tags.items[i].snapshot_id == snapshot_id))
-      rc = paimon_table_rollback_to_tag(t, tags.items[i].name, err);
-  paimon_tag_list_free(&tags);
-  if (!tagged)
-    rc = paimon_error_set(err, PAIMON_ENOTFOUND,
-                          "Rollback snapshot '%" PRId64 "' doesn't exist. (table %s)", snapshot_id,
-                          t->full_name);
+  cp_snapshot *s = NULL;
+  char *tag = NULL;
+  CP_RETURN_IF_ERROR(snapshot_or_tag_copy(t, snapshot_id, &s, &tag, err));
+  /* One that survives only as a tag is rolled back to through the tag (Java's rollbackTo). */
+  int rc = !s    ? no_rollback_snapshot(t, snapshot_id, err)
+           : tag ? paimon_table_rollback_to_tag(t, tag, err)
+                 : clean_larger_than(t, snapshot_id, err);
+  cp_snapshot_free(s);
+  free(tag);
   return rc;
 }
 
@@ -469,29 +482,11 @@ int paimon_table_rollback_to_as_latest(paimon_table *t, int64_t snapshot_id, con
                                        paimon_error *err) {
   CP_RETURN_IF_ERROR(refuse_rest(t, "rollbacks", err));
   cp_snapshot *target = NULL;
-  if (tag) {
+  if (tag)
     CP_RETURN_IF_ERROR(cp_tag_load(t, tag, &target, NULL, err));
-  } else {
-    bool exists;
-    CP_RETURN_IF_ERROR(cp_snapshot_exists(t->fs, t->path, snapshot_id, &exists, err));
-    if (exists) {
-      CP_RETURN_IF_ERROR(cp_snapshot_load(t->fs, t->path, snapshot_id, &target, err));
-    } else {
-      /* A snapshot that survives only as a tag: the tag's copy. */
-      paimon_tag_list tags;
-      CP_RETURN_IF_ERROR(paimon_table_list_tags(t, &tags, err));
-      int rc = PAIMON_OK;
-      for (size_t i = 0; !target && !rc && i < tags.count; i++)
-        if (tags.items[i].snapshot_id == snapshot_id)
-          rc = cp_tag_load(t, tags.items[i].name, &target, NULL, err);
-      paimon_tag_list_free(&tags);
-      CP_RETURN_IF_ERROR(rc);
-      if (!target)
-        return paimon_error_set(err, PAIMON_ENOTFOUND,
-                                "Rollback snapshot '%" PRId64 "' doesn't exist. (table %s)",
-                                snapshot_id, t->full_name);
-    }
-  }
+  else
+    CP_RETURN_IF_ERROR(snapshot_or_tag_copy(t, snapshot_id, &target, NULL, err));
+  if (!target) return no_rollback_snapshot(t, snapshot_id, err);
   paimon_commit *c = NULL;
   int rc = paimon_commit_new(&c, t, err);
   if (!rc) rc = cp_commit_as_latest(c, target, err);
