@@ -222,6 +222,15 @@ def test_errors_leave_the_table_as_it_was(tmp_path):
     assert t.create_tag("a", 2, ignore_if_exists=True) is None
     assert state() == before
     assert rows(t) == expect[3]
+    # A corrupt tag file: every call that reads tags names it; nothing is changed.
+    bad = table_dir / "tag" / "tag-bad"
+    bad.write_text("{not json")
+    before = state()
+    for fn in (t.list_tags, lambda: t.rollback_to(9), lambda: rows(t, **{"scan.tag-name": "bad"}),
+               lambda: t.expire_snapshots(retain_max=1, retain_min=1)):
+        with pytest.raises(Exception, match="tag-bad"):
+            fn()
+        assert state() == before
 
 
 def test_sql_and_cli_time_travel(tmp_path, run_cli):
