@@ -115,6 +115,11 @@ int paimon_predicate_like(paimon_predicate **out, const char *column,
 
 /* Conjunction / disjunction of `n` >= 1 predicates, and negation. They take ownership of the
  * children (the array itself stays the caller's), also when they fail. */
+/* Spark's `partitions` procedure argument as a predicate: "k1=v1,k2=v2;k1=v3" is
+ * (k1 = 'v1' AND k2 = 'v2') OR k1 = 'v3', each value parsed as its column's type when bound.
+ * EINVAL for text of another shape. */
+int paimon_predicate_partitions(const char *text, paimon_predicate **out, paimon_error *err);
+
 int paimon_predicate_and(paimon_predicate **out, paimon_predicate **children, size_t n,
                          paimon_error *err);
 int paimon_predicate_or(paimon_predicate **out, paimon_predicate **children, size_t n,

@@ -9,6 +9,7 @@
 
 #include "cpaimon/catalog.h"
 #include "cpaimon/commit.h"
+#include "cpaimon/compact.h"
 #include "cpaimon/history.h"
 #include "cpaimon/predicate.h"
 #include "cpaimon/read.h"
@@ -777,6 +778,49 @@ static PyObject *py_remove_orphan_files(PyObject *self, PyObject *args) {
   return out;
 }
 
+/* table_compact(t, partition_predicate|None, option_keys|None, option_values|None, commit)
+ * -> (snapshot id, tasks, files before, files after, rows, messages|None); with commit false
+ * nothing is committed and the messages come back for a later commit. */
+static PyObject *py_compact(PyObject *self, PyObject *args) {
+  PyObject *cap, *pcap, *keys_obj, *values_obj;
+  int commit;
+  if (!PyArg_ParseTuple(args, "OOOOp", &cap, &pcap, &keys_obj, &values_obj, &commit))
+    return NULL;
+  paimon_table *t = unwrap(cap, &K_TABLE);
+  if (!t) return NULL;
+  const paimon_predicate *pred = NULL;
+  if (pcap != Py_None && !(pred = PyCapsule_GetPointer(pcap, "cpaimon.predicate"))) return NULL;
+  const char **keys = NULL, **values = NULL;
+  size_t nk = 0, nv = 0;
+  if (string_array(keys_obj, &keys, &nk) < 0) return NULL;
+  if (string_array(values_obj, &values, &nv) < 0) {
+    PyMem_Free(keys);
+    return NULL;
+  }
+  paimon_compact_options o = {pred, keys, values, nk < nv ? nk : nv};
+  paimon_compact_result r;
+  paimon_commit_messages *msgs = NULL;
+  paimon_error err;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = commit ? paimon_table_compact(t, &o, &r, &err)
+                                     : paimon_commit_messages_new(&msgs, &err);
+  if (!rc && !commit) rc = paimon_table_compact_prepare(t, &o, msgs, &r, &err);
+  Py_END_ALLOW_THREADS PyMem_Free(keys);
+  PyMem_Free(values);
+  if (rc) {
+    paimon_commit_messages_free(msgs);
+    return cp_py_raise(rc, &err);
+  }
+  PyObject *m = Py_None;
+  if (msgs && !(m = wrap(msgs, &K_MSGS, NULL))) return NULL;
+  if (!msgs) Py_INCREF(Py_None);
+  PyObject *out = Py_BuildValue("(LLLLLO)", (long long)r.snapshot_id, (long long)r.tasks,
+                                (long long)r.files_before, (long long)r.files_after,
+                                (long long)r.rows, m);
+  Py_DECREF(m);
+  return out;
+}
+
 static PyObject *py_parse_duration(PyObject *self, PyObject *args) {
   const char *text;
   if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
@@ -1428,6 +1472,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"table_rollback_to_as_latest", py_rollback_as_latest, METH_VARARGS, NULL},
     {"parse_duration", py_parse_duration, METH_VARARGS, NULL},
     {"table_expire_snapshots", py_expire_snapshots, METH_VARARGS, NULL},
+    {"table_compact", py_compact, METH_VARARGS, NULL},
     {"table_remove_orphan_files", py_remove_orphan_files, METH_VARARGS, NULL},
     {"write_new", py_write_new, METH_VARARGS, NULL},
     {"write_arrow", py_write_arrow, METH_VARARGS, NULL},

@@ -8,6 +8,7 @@
  *   cpaimon table schema WAREHOUSE DB.TABLE
  *   cpaimon table snapshots WAREHOUSE DB.TABLE
  *   cpaimon table files WAREHOUSE DB.TABLE [--snapshot N]
+ *   cpaimon table compact WAREHOUSE DB.TABLE [--partitions K=V,..;..] [--option K=V ...]
  *   cpaimon cat WAREHOUSE DB.TABLE [--columns a,b] [--with-row-tracking]
  *               [--snapshot N | --tag NAME | --timestamp MS]
  *               [--format table|csv|json] [--limit N]
@@ -24,6 +25,8 @@
 #include "cli/cli.h"
 #include "cli/cli_system.h"
 #include "cpaimon/catalog.h"
+#include "cpaimon/compact.h"
+#include "cpaimon/predicate.h"
 #include "cpaimon/read.h"
 #include "cpaimon/system_table.h"
 #include "table/file_store.h"
@@ -38,7 +41,10 @@ static const char table_usage[] =
     "  info       name, path, schema id, options, partition keys, latest snapshot, totals\n"
     "  schema     the latest schema file (JSON, as Java writes it)\n"
     "  snapshots  one line per snapshot: id, kind, time, records, nextRowId\n"
-    "  files      live data files of the latest snapshot (or --snapshot N)\n";
+    "  files      live data files of the latest snapshot (or --snapshot N)\n"
+    "  compact    compact a data-evolution table as Java's sys.compact (docs/maintenance.md):\n"
+    "             [--partitions K=V[,K=V][;...]] [--option KEY=VALUE (repeat): target-file-size,\n"
+    "             source.split.open-file-cost, compaction.min.file-num]\n";
 
 static const char cat_usage[] =
     "usage: cpaimon cat WAREHOUSE DB.TABLE [--columns a,b] [--with-row-tracking]\n"
@@ -217,6 +223,59 @@ static int cmd_files(paimon_table *t, int64_t snapshot) {
   return rc ? fail(&err) : 0;
 }
 
+static int cmd_compact(const char *warehouse, const char *ident, int argc, char **argv) {
+  const char **keys = calloc((size_t)argc + 1, sizeof *keys);
+  const char **values = calloc((size_t)argc + 1, sizeof *values);
+  char **owned = calloc((size_t)argc + 1, sizeof *owned);
+  const char *partitions = NULL;
+  size_t n = 0;
+  int rc = keys && values && owned ? 0 : 1;
+  for (int i = 0; !rc && i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--partitions") == 0 && v) {
+      partitions = v;
+      i++;
+    } else if (strcmp(a, "--option") == 0 && v && strchr(v, '=') && v[0] != '=') {
+      if (!(owned[n] = strdup(v))) {
+        rc = 1;
+        break;
+      }
+      char *eq = strchr(owned[n], '=');
+      *eq = '\0';
+      keys[n] = owned[n];
+      values[n] = eq + 1;
+      n++;
+      i++;
+    } else {
+      fprintf(stderr, "cpaimon table compact: bad argument %s\n%s", a, table_usage);
+      rc = 2;
+    }
+  }
+  paimon_error err;
+  paimon_catalog *cat = NULL;
+  paimon_table *t = NULL;
+  paimon_predicate *pred = NULL;
+  paimon_compact_result r;
+  if (!rc && partitions && paimon_predicate_partitions(partitions, &pred, &err)) rc = fail(&err);
+  if (!rc && open_table(warehouse, ident, &cat, &t, &err)) rc = fail(&err);
+  paimon_compact_options o = {pred, keys, values, n};
+  if (!rc && paimon_table_compact(t, &o, &r, &err)) rc = fail(&err);
+  if (!rc && r.snapshot_id)
+    printf("compacted %" PRId64 " bins: %" PRId64 " files into %" PRId64 " (%" PRId64
+           " rows), snapshot %" PRId64 "\n",
+           r.tasks, r.files_before, r.files_after, r.rows, r.snapshot_id);
+  else if (!rc)
+    printf("nothing to compact\n");
+  for (size_t i = 0; owned && i < n; i++) free(owned[i]);
+  free(owned);
+  free(keys);
+  free(values);
+  paimon_predicate_free(pred);
+  paimon_table_free(t);
+  paimon_catalog_free(cat);
+  return rc;
+}
+
 int cli_table(int argc, char **argv) {
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     fputs(table_usage, stdout);
@@ -228,6 +287,7 @@ int cli_table(int argc, char **argv) {
   }
   const char *cmd = argv[1], *warehouse = argv[2], *ident = argv[3];
   if (strcmp(cmd, "create") == 0) return cmd_create(warehouse, ident, argc - 4, argv + 4);
+  if (strcmp(cmd, "compact") == 0) return cmd_compact(warehouse, ident, argc - 4, argv + 4);
   int64_t snapshot = 0;
   for (int i = 4; i < argc; i++) {
     if (strcmp(argv[i], "--snapshot") == 0 && i + 1 < argc) {

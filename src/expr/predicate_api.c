@@ -402,3 +402,51 @@ int paimon_predicate_not(paimon_predicate **out, paimon_predicate *child, paimon
   CP_RETURN_IF_ERROR(cp_expr_not(&e, inner, err));
   return cp_predicate_wrap(out, e, err);
 }
+
+/* Spark's `partitions` argument ("k1=v1,k2=v2;k1=v3") as a predicate: the OR of one AND of
+ * equalities per spec, values parsed as the keys' types when bound. */
+int paimon_predicate_partitions(const char *text, paimon_predicate **out, paimon_error *err) {
+  char *copy = strdup(text), *save_spec = NULL;
+  if (!copy) return CP_ENOMEM(err, "predicate");
+  cp_expr *any = NULL;
+  int rc = PAIMON_OK;
+  for (char *spec = strtok_r(copy, ";", &save_spec); !rc && spec;
+       spec = strtok_r(NULL, ";", &save_spec)) {
+    cp_expr *all = NULL;
+    char *save_kv = NULL;
+    for (char *kv = strtok_r(spec, ",", &save_kv); !rc && kv; kv = strtok_r(NULL, ",", &save_kv)) {
+      while (*kv == ' ') kv++;
+      char *eq = strchr(kv, '=');
+      if (!eq || eq == kv) {
+        rc = paimon_error_set(err, PAIMON_EINVAL,
+                              "partitions must be 'key=value[,key=value][;...]', got '%s'",
+                              text);
+        break;
+      }
+      *eq = '\0';
+      for (char *e = eq - 1; e > kv && *e == ' '; e--) *e = '\0';
+      cp_expr *col = NULL, *val = NULL, *cmp = NULL;
+      rc = cp_expr_column(&col, kv, err);
+      if (!rc) rc = cp_expr_text(&val, eq + 1, err);
+      if (!rc) {
+        rc = cp_expr_compare(&cmp, CP_CMP_EQ, col, val, err);
+        col = val = NULL;
+      }
+      cp_expr_free(col);
+      cp_expr_free(val);
+      if (!rc && all) rc = cp_expr_and2(&all, all, cmp, err);
+      else if (!rc) all = cmp;
+    }
+    if (!rc && all && any) rc = cp_expr_or2(&any, any, all, err);
+    else if (!rc && all) any = all;
+    else cp_expr_free(all);
+  }
+  free(copy);
+  if (!rc && !any)
+    rc = paimon_error_set(err, PAIMON_EINVAL, "partitions '%s' names no partition", text);
+  if (rc) {
+    cp_expr_free(any);
+    return rc;
+  }
+  return cp_predicate_wrap(out, any, err);
+}

@@ -12,12 +12,14 @@
 
 #include "base/status.h"
 #include "base/time.h"
+#include "cpaimon/compact.h"
 #include "cpaimon/history.h"
+#include "cpaimon/predicate.h"
 #include "sql/exec.h"
 #include "sql/result_table.h"
 #include "table/system_table.h"
 
-#define MAX_PARAMS 6
+#define MAX_PARAMS 8
 
 typedef struct proc_param {
   const char *name;
@@ -236,6 +238,50 @@ static int remove_orphan_files(cp_sql_session *s, paimon_table *t, const call_ar
   return result_row(names, v, 2, out, err);
 }
 
+/* compact(table, partitions, compact_strategy, order_strategy, order_by, options, where): the
+ * data-evolution compaction of compact.h. Spark's `options` is "k1=v1,k2=v2". Sorting and
+ * `where` are not supported (Java refuses sorting on data-evolution tables too). */
+static int compact(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
+                   paimon_error *err) {
+  if (a->text[3] && *a->text[3] && strcasecmp(a->text[3], "none") != 0)
+    return paimon_error_set(err, PAIMON_EINVAL, "Data Evolution table cannot be sorted!");
+  if (a->text[6] && *a->text[6])
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "compact: the where argument is not supported; name the partitions "
+                            "with partitions => 'key=value,...'");
+  if (a->text[2] && *a->text[2] && strcasecmp(a->text[2], "full") != 0 &&
+      strcasecmp(a->text[2], "minor") != 0)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "The compact strategy only supports 'full' or 'minor', but '%s' is "
+                            "configured.",
+                            a->text[2]);
+  paimon_predicate *pred = NULL;
+  if (a->text[1] && *a->text[1]) CP_RETURN_IF_ERROR(paimon_predicate_partitions(a->text[1], &pred, err));
+  char *opts = a->text[5] ? strdup(a->text[5]) : NULL, *save = NULL;
+  const char *keys[64], *values[64];
+  size_t n = 0;
+  int rc = a->text[5] && !opts ? CP_ENOMEM(err, "CALL") : PAIMON_OK;
+  for (char *kv = opts ? strtok_r(opts, ",", &save) : NULL; !rc && kv;
+       kv = strtok_r(NULL, ",", &save)) {
+    while (*kv == ' ') kv++;
+    char *eq = strchr(kv, '=');
+    if (!eq || n == 64)
+      rc = paimon_error_set(err, PAIMON_EINVAL, "compact: options must be 'key=value[,...]', got '%s'",
+                            a->text[5]);
+    else {
+      *eq = '\0';
+      keys[n] = kv;
+      values[n++] = eq + 1;
+    }
+  }
+  paimon_compact_options o = {pred, keys, values, n};
+  paimon_compact_result r;
+  if (!rc) rc = paimon_table_compact(t, &o, &r, err);
+  free(opts);
+  paimon_predicate_free(pred);
+  return rc ? rc : result_true(out, err);
+}
+
 static const procedure procedures[] = {
     {"create_tag",
      {{"table", 's', true},
@@ -285,6 +331,16 @@ static const procedure procedures[] = {
       {"mode", 's', false}},
      5,
      remove_orphan_files},
+    {"compact",
+     {{"table", 's', true},
+      {"partitions", 's', false},
+      {"compact_strategy", 's', false},
+      {"order_strategy", 's', false},
+      {"order_by", 's', false},
+      {"options", 's', false},
+      {"where", 's', false}},
+     7,
+     compact},
 };
 
 static const procedure *find_procedure(const cp_sql_name *n) {

@@ -613,14 +613,19 @@ typedef struct delta {
   cp_index_entry_vec index_adds;
   cp_index_entry_vec index_deletes;
   int64_t check_from_snapshot; /* min over messages, -1 when none */
+  bool compact;                /* compaction messages: a COMPACT snapshot (compact.h) */
   const paimon_commit_messages *msgs;
 } delta;
 
 static int flatten_messages(const paimon_commit_messages *msgs, delta *d, paimon_error *err) {
   d->check_from_snapshot = -1;
   d->msgs = msgs;
+  bool other = false;
   for (size_t i = 0; i < msgs->n; i++) {
     const cp_commit_message *m = &msgs->items[i];
+    bool changes = m->n_new || m->n_deleted || m->n_index_adds || m->n_index_deletes;
+    if (m->compact) d->compact = true;
+    else if (changes) other = true;
     for (int kind = 0; kind < 2; kind++) {
       const cp_data_file_meta *f = kind ? m->deleted_files : m->new_files;
       size_t n = kind ? m->n_deleted : m->n_new;
@@ -637,6 +642,10 @@ static int flatten_messages(const paimon_commit_messages *msgs, delta *d, paimon
         (d->check_from_snapshot < 0 || m->check_from_snapshot < d->check_from_snapshot))
       d->check_from_snapshot = m->check_from_snapshot;
   }
+  if (d->compact && other)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "compaction messages cannot be committed together with other "
+                            "changes: commit them separately");
   return PAIMON_OK;
 }
 
@@ -742,7 +751,8 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   /* Data-evolution checks (data-evolution.md §4.2 items 2, 3, 5), on the unassigned entries. */
   if (overwrite || d->check_from_snapshot >= 0)
     CP_RETURN_IF_ERROR(cp_de_check_conflicts(t, latest, d->files.items, d->files.n,
-                                             d->check_from_snapshot, &a->arena, a->err));
+                                             d->check_from_snapshot, d->compact, &a->arena,
+                                             a->err));
 
   /* This attempt's own copy of the entries: row ids depend on L. */
   cp_manifest_entry *entries = cp_arena_alloc(&a->arena, (d->files.n + 1) * sizeof *entries);
@@ -809,7 +819,9 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   s->delta_manifest_list = cp_snapshot_strdup(s, delta_list);
   s->index_manifest = cp_snapshot_strdup(s, index_manifest);
   s->commit_user = cp_snapshot_strdup(s, a->c->commit_user);
-  s->commit_kind = overwrite || as_latest ? CP_COMMIT_OVERWRITE : CP_COMMIT_APPEND;
+  s->commit_kind = d->compact                 ? CP_COMMIT_COMPACT
+                   : overwrite || as_latest ? CP_COMMIT_OVERWRITE
+                                            : CP_COMMIT_APPEND;
   s->commit_identifier = a->c->identifier;
   s->time_millis = cp_now_millis();
   s->total_record_count = (latest ? latest->total_record_count : 0) + delta_rows;

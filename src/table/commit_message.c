@@ -19,7 +19,8 @@
 #include "table/table.h"
 
 #define MAGIC "PMCM"
-#define VERSION 1
+/* Version 2 added a flags word (bit 0: compaction) to each message header; 1 is still read. */
+#define VERSION 2
 
 int paimon_commit_messages_new(paimon_commit_messages **out, paimon_error *err) {
   *out = calloc(1, sizeof **out);
@@ -255,6 +256,7 @@ int paimon_commit_messages_serialize(const paimon_commit_messages *m, uint8_t **
     CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)(c->n_new + c->n_deleted), err), done);
     CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)(c->n_index_adds + c->n_index_deletes), err),
                      done);
+    CP_GOTO_IF_ERROR(rc, append_u32(&b, c->compact ? 1u : 0u, err), done);
   }
   CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)files_bytes.len, err), done);
   CP_GOTO_IF_ERROR(rc, cp_buf_append(&b, files_bytes.data, files_bytes.len, err), done);
@@ -273,7 +275,7 @@ done:
 
 typedef struct msg_header {
   int64_t check_from_snapshot;
-  uint32_t n_files, n_index;
+  uint32_t n_files, n_index, flags;
 } msg_header;
 
 /* Rebuilds one message from its slice of the flattened entries. */
@@ -282,6 +284,7 @@ static int rebuild(paimon_commit_messages *m, const msg_header *h, const cp_mani
   cp_commit_message c;
   memset(&c, 0, sizeof c);
   c.check_from_snapshot = h->check_from_snapshot;
+  c.compact = (h->flags & 1u) != 0;
   cp_data_file_meta *added = calloc(h->n_files + 1, sizeof *added);
   cp_data_file_meta *deleted = calloc(h->n_files + 1, sizeof *deleted);
   cp_index_manifest_entry *iadd = calloc(h->n_index + 1, sizeof *iadd);
@@ -328,17 +331,20 @@ int paimon_commit_messages_deserialize(paimon_commit_messages **out, const void 
                                        paimon_error *err) {
   const uint8_t *p = data, *end = p + len;
   if (len < 12 || memcmp(p, MAGIC, 4) != 0) return corrupt(err, "bad magic");
-  if (get_u32(p + 4) != VERSION) return corrupt(err, "unsupported version");
+  uint32_t version = get_u32(p + 4);
+  if (version != 1 && version != VERSION) return corrupt(err, "unsupported version");
+  size_t header = version == 1 ? 16 : 20;
   uint32_t n = get_u32(p + 8);
   p += 12;
-  if ((size_t)(end - p) / 16 < n) return corrupt(err, "truncated headers");
+  if ((size_t)(end - p) / header < n) return corrupt(err, "truncated headers");
   msg_header *h = calloc(n + 1, sizeof *h);
   if (!h) return CP_ENOMEM(err, "commit messages");
   uint64_t total_files = 0, total_index = 0;
-  for (uint32_t i = 0; i < n; i++, p += 16) {
+  for (uint32_t i = 0; i < n; i++, p += header) {
     h[i].check_from_snapshot = (int64_t)((uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32);
     h[i].n_files = get_u32(p + 8);
     h[i].n_index = get_u32(p + 12);
+    if (version > 1) h[i].flags = get_u32(p + 16);
     total_files += h[i].n_files;
     total_index += h[i].n_index;
   }

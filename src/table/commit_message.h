@@ -26,6 +26,9 @@ typedef struct cp_commit_message {
   cp_index_manifest_entry *index_deletes;
   size_t n_index_deletes;
   int64_t check_from_snapshot; /* -1: none */
+  /* A compaction's result (Java's compactIncrement): its deleted files are rewritten, not
+   * removed, and the snapshot it goes into is a COMPACT one (compact.h). */
+  bool compact;
 } cp_commit_message;
 
 struct paimon_commit_messages {

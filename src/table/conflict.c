@@ -132,6 +132,34 @@ static int check_existence(const cp_entry_vec *base, const cp_snapshot *latest,
   return rc;
 }
 
+/* Java's checkCompactRowIdExistence: a compaction's output must lie inside the adjacency-merged
+ * ranges of its own (partition, bucket)'s live normal files. */
+static int check_compact_existence(const cp_entry_vec *base, const cp_manifest_entry *delta,
+                                   size_t n, paimon_error *err) {
+  CP_RETURN_IF_ERROR(check_deleted_files(base, delta, n, err));
+  range *r = malloc((base->n + 1) * sizeof *r);
+  if (!r) return CP_ENOMEM(err, "commit");
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < n && !rc; i++) {
+    const cp_manifest_entry *e = &delta[i];
+    if (e->kind != CP_FILE_KIND_ADD || !e->file.has_first_row_id) continue;
+    size_t nr = 0;
+    for (size_t j = 0; j < base->n; j++) {
+      const cp_manifest_entry *b = &base->items[j];
+      if (b->file.has_first_row_id && !dedicated(&b->file) && b->bucket == e->bucket &&
+          bytes_eq(b->partition, e->partition))
+        r[nr++] = file_range(&b->file);
+    }
+    nr = merge_ranges(r, nr, true);
+    range want = file_range(&e->file);
+    bool ok = false;
+    for (size_t k = 0; k < nr && !ok; k++) ok = r[k].from <= want.from && want.to <= r[k].to;
+    if (!ok) rc = existence_conflict(e, err);
+  }
+  free(r);
+  return rc;
+}
+
 /* ------------------------------------ §4.4 ranges ------------------------------------ */
 
 /* The live files after this commit: base minus this commit's DELETEs plus its ADDs. */
@@ -376,18 +404,22 @@ static int check_logical(paimon_table *t, const cp_snapshot *latest, const cp_ma
 
 int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
                           const cp_manifest_entry *delta, size_t n_delta,
-                          int64_t check_from_snapshot, cp_arena *arena, paimon_error *err) {
+                          int64_t check_from_snapshot, bool compact, cp_arena *arena,
+                          paimon_error *err) {
   if (!t->options.data_evolution || !latest || n_delta == 0) return PAIMON_OK;
   cp_entry_vec all = {0}, base = {0}, live = {0};
   int rc = cp_snapshot_entries(t->fs, t->path, latest, NULL, false, arena, &all, err);
   for (size_t i = 0; !rc && i < all.n; i++)
     if (in_partitions(&all.items[i], delta, n_delta))
       rc = cp_entry_vec_push(&base, &all.items[i], err);
-  if (!rc) rc = check_existence(&base, latest, delta, n_delta, err);
-  if (!rc && check_from_snapshot >= 0) {
+  if (!rc)
+    rc = compact ? check_compact_existence(&base, delta, n_delta, err)
+                 : check_existence(&base, latest, delta, n_delta, err);
+  if (!rc && (check_from_snapshot >= 0 || compact)) {
     rc = merged_live(&base, delta, n_delta, &live, err);
     if (!rc) rc = check_ranges(&live, err);
-    if (!rc) rc = check_logical(t, latest, delta, n_delta, check_from_snapshot, arena, err);
+    if (!rc && !compact)
+      rc = check_logical(t, latest, delta, n_delta, check_from_snapshot, arena, err);
   }
   cp_entry_vec_free(&all);
   cp_entry_vec_free(&base);

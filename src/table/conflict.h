@@ -29,10 +29,14 @@
 
 /* Runs the checks for a commit of `delta` (ADD and DELETE entries, row ids not yet assigned) on
  * top of `latest` (NULL: empty table; nothing to check). `check_from_snapshot` is the minimum
- * check snapshot of the messages (-1: none; §4.4 and §4.5 then do not apply). Scratch memory in
- * `arena`. Tables without data evolution pass. */
+ * check snapshot of the messages (-1: none; §4.4 and §4.5 then do not apply). A `compact` commit
+ * (Java's COMPACT kind; maintenance-and-blob.md §1.5) instead needs each added file's range inside
+ * the adjacency-merged ranges of the live normal files of its partition and bucket (a concurrent
+ * row-id reassignment must not be undone), and always gets the §4.4 range check; the §4.5 check
+ * does not apply to it. Scratch memory in `arena`. Tables without data evolution pass. */
 int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
                           const cp_manifest_entry *delta, size_t n_delta,
-                          int64_t check_from_snapshot, cp_arena *arena, paimon_error *err);
+                          int64_t check_from_snapshot, bool compact, cp_arena *arena,
+                          paimon_error *err);
 
 #endif

@@ -353,6 +353,38 @@ int cp_dv_maintainer_get(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket
   return PAIMON_OK;
 }
 
+typedef struct shift_ctx {
+  cp_dv *into;
+  int64_t shift;
+} shift_ctx;
+
+static int add_shifted(void *ctx, int64_t position) {
+  shift_ctx *c = ctx;
+  return cp_dv_add(c->into, position + c->shift, NULL, NULL);
+}
+
+int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket,
+                          const char *from, const char *to, int64_t shift, paimon_error *err) {
+  dv_bucket *b;
+  CP_RETURN_IF_ERROR(get_bucket(m, partition, bucket, &b, err));
+  dv_file *f = find_file(b, from);
+  if (!f) return PAIMON_OK;
+  cp_dv *moved = f->dv;
+  size_t at = (size_t)(f - b->files);
+  memmove(&b->files[at], &b->files[at + 1], (b->n_files - at - 1) * sizeof *b->files);
+  b->n_files--;
+  b->changed = true;
+  cp_dv *dv = NULL;
+  int rc = cp_dv_new(&dv, err);
+  shift_ctx ctx = {dv, shift};
+  if (!rc && cp_dv_foreach(moved, add_shifted, &ctx) != 0)
+    rc = CP_ENOMEM(err, "deletion vectors");
+  cp_dv_free(moved);
+  if (!rc) return put_file(m, b, to, dv, err);
+  cp_dv_free(dv);
+  return rc;
+}
+
 static int cmp_file(const void *x, const void *y) {
   return strcmp(((const dv_file *)x)->name, ((const dv_file *)y)->name);
 }
@@ -409,7 +441,7 @@ int cp_dv_maintainer_prepare(cp_dv_maintainer *m, paimon_commit_messages *out,
     dv_bucket *b = &m->buckets[i];
     if (!b->changed) continue;
     cp_index_manifest_entry add;
-    CP_RETURN_IF_ERROR(write_bucket(m, b, &add, err));
+    if (b->n_files) CP_RETURN_IF_ERROR(write_bucket(m, b, &add, err));
     cp_index_manifest_entry *dels = calloc(b->n_old + 1, sizeof *dels);
     if (!dels) return CP_ENOMEM(err, "deletion vectors");
     for (size_t k = 0; k < b->n_old; k++) {
@@ -422,7 +454,7 @@ int cp_dv_maintainer_prepare(cp_dv_maintainer *m, paimon_commit_messages *out,
     msg.bucket = b->bucket;
     msg.total_buckets = (int32_t)m->t->options.bucket;
     msg.index_adds = &add;
-    msg.n_index_adds = 1;
+    msg.n_index_adds = b->n_files ? 1 : 0;
     msg.index_deletes = dels;
     msg.n_index_deletes = b->n_old;
     msg.check_from_snapshot = check_from_snapshot;

@@ -89,9 +89,16 @@ int cp_dv_maintainer_delete(cp_dv_maintainer *m, cp_bytes partition, int32_t buc
 int cp_dv_maintainer_get(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket,
                          const char *data_file, const cp_dv **out, paimon_error *err);
 
+/* Moves the DV of `from` (if it has one) to `to` in (partition, bucket): every deleted position p
+ * becomes p + shift in `to`'s DV, and `from` has none afterwards — how a compaction carries the
+ * deletions of the files it rewrites into its output (maintenance-and-blob.md §1.4). */
+int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket,
+                          const char *from, const char *to, int64_t shift, paimon_error *err);
+
 /* Writes one new index file per bucket whose DVs changed and appends one commit message per such
  * bucket to `out` (index_adds = the new file, index_deletes = every DV index entry the bucket had,
- * check_from_snapshot as given). The files then belong to the messages. */
+ * check_from_snapshot as given; a bucket left without DVs only deletes). The files then belong
+ * to the messages. */
 int cp_dv_maintainer_prepare(cp_dv_maintainer *m, paimon_commit_messages *out,
                              int64_t check_from_snapshot, paimon_error *err);
 

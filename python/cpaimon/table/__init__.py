@@ -1,6 +1,7 @@
 """Tables: builders for writes and reads, as in pypaimon's ``FileStoreTable``."""
 import collections
 import json
+from typing import Optional
 
 import pyarrow as pa
 
@@ -149,6 +150,23 @@ class FileStoreTable:
             self._handle, retain_max or 0, retain_min or 0, int(older_than_millis or 0),
             max_deletes or 0)[0]
 
+    def compact(self, partition_filter=None, options: Optional[dict] = None,
+                commit: bool = True) -> "CompactResult":
+        """Compacts the table as Java's ``CALL sys.compact`` (docs/maintenance.md): on a
+        data-evolution table every bin of row-id groups Java would pick is rewritten as one file
+        with every column, keeping ``_ROW_ID`` and ``_SEQUENCE_NUMBER``, in one COMPACT snapshot.
+        `partition_filter` (a predicate on partition keys) limits it to some partitions;
+        `options` override target-file-size, source.split.open-file-cost and
+        compaction.min.file-num. With ``commit=False`` the files are written but not committed:
+        ``messages`` of the result go to a batch commit later (alone)."""
+        opts = {k: str(v) for k, v in (options or {}).items()}
+        snap, tasks, before, after, rows, msgs = _cpaimon.table_compact(
+            self._handle, None if partition_filter is None else partition_filter._handle,
+            list(opts), list(opts.values()), bool(commit))
+        from cpaimon.write import CommitMessage
+        return CompactResult(snap or None, tasks, before, after, rows,
+                             [CommitMessage(msgs)] if msgs is not None else [])
+
     def remove_orphan_files(self, older_than_millis=None, dry_run: bool = False):
         """Deletes the files no snapshot or tag references (Java's OrphanFilesClean; Spark's
         sys.remove_orphan_files), if modified before `older_than_millis` (None: a day ago).
@@ -185,6 +203,12 @@ class FileStoreTable:
 
 OrphanFiles = collections.namedtuple("OrphanFiles",
                                      ["deleted_file_count", "deleted_file_total_bytes", "paths"])
+
+# What a compaction did: the COMPACT snapshot (None when nothing was compacted or it was not
+# committed), bins rewritten, data files replaced and written, rows rewritten, and (commit=False)
+# the messages to commit.
+CompactResult = collections.namedtuple(
+    "CompactResult", ["snapshot_id", "tasks", "files_before", "files_after", "rows", "messages"])
 
 
 def _value_errors(fn, *args):

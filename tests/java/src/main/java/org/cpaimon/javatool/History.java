@@ -12,6 +12,10 @@
  *           [--max-deletes N]                     ExpireSnapshots; prints the number expired
  *   history WAREHOUSE DB.TABLE --op remove-orphans --older-than-ms MS [--dry-run true]
  *           LocalOrphanFilesClean; prints {"count": N, "bytes": B}
+ *   history WAREHOUSE DB.TABLE --op compact [--option k=v ...]
+ *           DataEvolutionCompactCoordinator + DataEvolutionCompactTask (what Spark's sys.compact
+ *           runs on a data-evolution table) committed as one COMPACT snapshot; prints the number
+ *           of tasks
  */
 package org.cpaimon.javatool;
 
@@ -20,7 +24,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import java.util.ArrayList;
+
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.append.dataevolution.DataEvolutionCompactCoordinator;
+import org.apache.paimon.append.dataevolution.DataEvolutionCompactTask;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
@@ -104,6 +114,32 @@ final class History {
                         out.append(Json.write(row)).append('\n');
                         break;
                     }
+                case "compact":
+                    {
+                        Map<String, String> dynamic = new LinkedHashMap<>();
+                        for (String kv : args.all("option")) {
+                            int eq = kv.indexOf('=');
+                            dynamic.put(kv.substring(0, eq), kv.substring(eq + 1));
+                        }
+                        if (!dynamic.isEmpty()) {
+                            table = table.copy(dynamic);
+                        }
+                        List<DataEvolutionCompactTask> tasks =
+                                new DataEvolutionCompactCoordinator(table, false, false).plan();
+                        List<CommitMessage> messages = new ArrayList<>();
+                        String user = java.util.UUID.randomUUID().toString();
+                        for (DataEvolutionCompactTask task : tasks) {
+                            messages.add(task.doCompact(table, user));
+                        }
+                        if (!messages.isEmpty()) {
+                            try (BatchTableCommit commit =
+                                    table.newBatchWriteBuilder().newCommit()) {
+                                commit.commit(messages);
+                            }
+                        }
+                        out.append(tasks.size()).append('\n');
+                        break;
+                    }
                 case "list-tags":
                     for (Map.Entry<Snapshot, List<String>> e : table.tagManager().tags().entrySet()) {
                         for (String name : e.getValue()) {
@@ -117,7 +153,7 @@ final class History {
                 default:
                     throw new IllegalArgumentException(
                             "--op create-tag|replace-tag|delete-tag|rename-tag|rollback|list-tags"
-                                    + "|expire|remove-orphans");
+                                    + "|expire|remove-orphans|compact");
             }
         }
     }

@@ -194,7 +194,7 @@ public final class PaimonTool {
                         "snapshot", List.of("catalog"),
                         "history",
                                 List.of("op", "tag", "snapshot", "retain-ms", "to", "retain-max",
-                                        "retain-min", "older-than-ms", "max-deletes", "dry-run",
+                                        "retain-min", "older-than-ms", "max-deletes", "dry-run", "option",
                                         "catalog"));
 
         private final Map<String, List<String>> values = new LinkedHashMap<>();
