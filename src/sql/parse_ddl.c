@@ -385,7 +385,13 @@ int cp_ps_call(cp_sql_parser *p, paimon_error *err) {
     const cp_sql_token *t = cp_ps_peek(p);
     if ((t->kind == CP_TOK_IDENT || t->kind == CP_TOK_QIDENT) &&
         cp_ps_peek_at(p, 1)->kind == CP_TOK_EQ && cp_ps_peek_at(p, 2)->kind == CP_TOK_GT) {
-      CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->name, NULL, err));
+      /* A parameter name may be a reserved word (Spark's `where => ...`). */
+      if (t->kind == CP_TOK_IDENT) {
+        cp_ps_next(p);
+        if (!(a->name = cp_ps_strdup(p, t->text, t->text_len, err))) return PAIMON_ENOMEM;
+      } else {
+        CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->name, NULL, err));
+      }
       cp_ps_next(p); /* = */
       cp_ps_next(p); /* > */
     }
