@@ -71,12 +71,14 @@ test: build build-asan
 demo: build
 	@bash examples/demo.sh
 
-# Parquet and table suites (bench/run.py), the data-evolution suite (bench/bench_update.py) and
-# the maintenance suite (bench/bench_maintenance.py, against Java Paimon).
+# Parquet and table suites (bench/run.py), the data-evolution suite (bench/bench_update.py),
+# the maintenance suite (bench/bench_maintenance.py, against Java Paimon) and the compaction
+# suite (bench/bench_compact.py, against pyarrow's floor).
 bench: build
 	$(VENV)/bin/python bench/run.py
 	$(VENV)/bin/python bench/bench_update.py
 	$(VENV)/bin/python bench/bench_maintenance.py
+	$(VENV)/bin/python bench/bench_compact.py
 
 # Every fuzz harness for FUZZ_SECONDS each (5 in `make test`; set it higher for real runs).
 fuzz: setup

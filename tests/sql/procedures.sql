@@ -1,4 +1,4 @@
--- Paimon's Spark procedures for tags and rollback (docs/maintenance.md): CALL with named or
+-- Paimon's Spark procedures for tags, rollback and compaction (docs/maintenance.md): CALL with named or
 -- positional arguments, Spark's result columns, Java's messages; time travel to the tags.
 CREATE TABLE t (id INT, v STRING) TBLPROPERTIES ('row-tracking.enabled' = 'true');
 INSERT INTO t VALUES (1, 'a'), (2, 'b');
@@ -31,3 +31,17 @@ CALL sys.rollback(table => 't', snapshot => 1);
 CALL sys.delete_tag(table => 't', tag => 'first,second');
 SELECT count(*) FROM `t$tags`;
 SELECT * FROM t VERSION AS OF 'first';
+CREATE TABLE de (id INT, v STRING, n INT) TBLPROPERTIES ('row-tracking.enabled' = 'true', 'data-evolution.enabled' = 'true');
+INSERT INTO de VALUES (1, 'a', 1), (2, 'b', 2);
+INSERT INTO de VALUES (3, 'c', 3), (4, 'd', 4);
+UPDATE de SET v = 'u' WHERE id > 1;
+CALL sys.compact(table => 'de');
+SELECT count(*) FROM `de$files`;
+CALL sys.compact(table => 'de', options => 'compaction.min.file-num=2');
+SELECT first_row_id, record_count, min_sequence_number, max_sequence_number, file_source FROM `de$files`;
+SELECT commit_kind, next_row_id FROM `de$snapshots` ORDER BY snapshot_id;
+SELECT id, v, n, _ROW_ID, _SEQUENCE_NUMBER FROM de ORDER BY id;
+CALL sys.compact(table => 'de', partitions => 'id=1');
+CALL sys.compact(table => 't');
+CALL sys.compact(table => 'de', order_strategy => 'zorder', order_by => 'id');
+CALL sys.compact(table => 'de', where => 'id > 1');

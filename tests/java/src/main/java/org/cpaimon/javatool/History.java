@@ -116,11 +116,7 @@ final class History {
                     }
                 case "compact":
                     {
-                        Map<String, String> dynamic = new LinkedHashMap<>();
-                        for (String kv : args.all("option")) {
-                            int eq = kv.indexOf('=');
-                            dynamic.put(kv.substring(0, eq), kv.substring(eq + 1));
-                        }
+                        Map<String, String> dynamic = TableCommands.dynamicOptions(args);
                         if (!dynamic.isEmpty()) {
                             table = table.copy(dynamic);
                         }

@@ -87,6 +87,16 @@ final class TableCommands {
         return table.copy(Collections.singletonMap("scan.snapshot-id", snapshot));
     }
 
+    /** The repeatable --option KEY=VALUE arguments, for table.copy. */
+    static Map<String, String> dynamicOptions(PaimonTool.Args args) {
+        Map<String, String> dynamic = new LinkedHashMap<>();
+        for (String kv : args.all("option")) {
+            int eq = kv.indexOf('=');
+            dynamic.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        return dynamic;
+    }
+
     void read(PaimonTool.Args args, StringBuilder out) throws Exception {
         if (Identifier.fromString(ident).isSystemTable()) {
             readSystemTable(args, out);
@@ -94,11 +104,7 @@ final class TableCommands {
         }
         try (Catalog catalog = catalog()) {
             FileStoreTable table = atSnapshot(table(catalog), args.get("snapshot"));
-            Map<String, String> dynamic = new LinkedHashMap<>();
-            for (String kv : args.all("option")) {
-                int eq = kv.indexOf('=');
-                dynamic.put(kv.substring(0, eq), kv.substring(eq + 1));
-            }
+            Map<String, String> dynamic = dynamicOptions(args);
             if (!dynamic.isEmpty()) {
                 table = table.copy(dynamic);
             }
