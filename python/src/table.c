@@ -668,10 +668,10 @@ static PyObject *py_list_tags(PyObject *self, PyObject *args) {
   PyObject *out = PyList_New(0);
   for (size_t i = 0; out && i < tags.count; i++) {
     const paimon_tag *g = &tags.items[i];
-    PyObject *created = g->has_create_time ? PyLong_FromLongLong(g->create_time_millis)
-                                           : Py_NewRef(Py_None);
-    PyObject *retained = g->has_time_retained ? PyLong_FromLongLong(g->time_retained_millis)
-                                              : Py_NewRef(Py_None);
+    PyObject *created =
+        g->has_create_time ? PyLong_FromLongLong(g->create_time_millis) : Py_NewRef(Py_None);
+    PyObject *retained =
+        g->has_time_retained ? PyLong_FromLongLong(g->time_retained_millis) : Py_NewRef(Py_None);
     PyObject *row = created && retained
                         ? Py_BuildValue("(sLLLLOO)", g->name, (long long)g->snapshot_id,
                                         (long long)g->schema_id, (long long)g->commit_time_millis,
@@ -784,8 +784,7 @@ static PyObject *py_remove_orphan_files(PyObject *self, PyObject *args) {
 static PyObject *py_compact(PyObject *self, PyObject *args) {
   PyObject *cap, *pcap, *keys_obj, *values_obj;
   int commit;
-  if (!PyArg_ParseTuple(args, "OOOOp", &cap, &pcap, &keys_obj, &values_obj, &commit))
-    return NULL;
+  if (!PyArg_ParseTuple(args, "OOOOp", &cap, &pcap, &keys_obj, &values_obj, &commit)) return NULL;
   paimon_table *t = unwrap(cap, &K_TABLE);
   if (!t) return NULL;
   const paimon_predicate *pred = NULL;
@@ -802,8 +801,8 @@ static PyObject *py_compact(PyObject *self, PyObject *args) {
   paimon_commit_messages *msgs = NULL;
   paimon_error err;
   int rc;
-  Py_BEGIN_ALLOW_THREADS rc = commit ? paimon_table_compact(t, &o, &r, &err)
-                                     : paimon_commit_messages_new(&msgs, &err);
+  Py_BEGIN_ALLOW_THREADS rc =
+      commit ? paimon_table_compact(t, &o, &r, &err) : paimon_commit_messages_new(&msgs, &err);
   if (!rc && !commit) rc = paimon_table_compact_prepare(t, &o, msgs, &r, &err);
   Py_END_ALLOW_THREADS PyMem_Free(keys);
   PyMem_Free(values);
@@ -814,9 +813,9 @@ static PyObject *py_compact(PyObject *self, PyObject *args) {
   PyObject *m = Py_None;
   if (msgs && !(m = wrap(msgs, &K_MSGS, NULL))) return NULL;
   if (!msgs) Py_INCREF(Py_None);
-  PyObject *out = Py_BuildValue("(LLLLLO)", (long long)r.snapshot_id, (long long)r.tasks,
-                                (long long)r.files_before, (long long)r.files_after,
-                                (long long)r.rows, m);
+  PyObject *out =
+      Py_BuildValue("(LLLLLO)", (long long)r.snapshot_id, (long long)r.tasks,
+                    (long long)r.files_before, (long long)r.files_after, (long long)r.rows, m);
   Py_DECREF(m);
   return out;
 }

@@ -325,8 +325,8 @@ typedef struct cat_args {
   bool row_tracking;
   int64_t snapshot, limit;
   const char *format;
-  const char *tag;       /* --tag NAME */
-  bool has_timestamp;    /* --timestamp MS */
+  const char *tag;    /* --tag NAME */
+  bool has_timestamp; /* --timestamp MS */
   int64_t timestamp;
 } cat_args;
 

@@ -419,8 +419,7 @@ int paimon_predicate_partitions(const char *text, paimon_predicate **out, paimon
       char *eq = strchr(kv, '=');
       if (!eq || eq == kv) {
         rc = paimon_error_set(err, PAIMON_EINVAL,
-                              "partitions must be 'key=value[,key=value][;...]', got '%s'",
-                              text);
+                              "partitions must be 'key=value[,key=value][;...]', got '%s'", text);
         break;
       }
       *eq = '\0';
@@ -434,12 +433,17 @@ int paimon_predicate_partitions(const char *text, paimon_predicate **out, paimon
       }
       cp_expr_free(col);
       cp_expr_free(val);
-      if (!rc && all) rc = cp_expr_and2(&all, all, cmp, err);
-      else if (!rc) all = cmp;
+      if (!rc && all)
+        rc = cp_expr_and2(&all, all, cmp, err);
+      else if (!rc)
+        all = cmp;
     }
-    if (!rc && all && any) rc = cp_expr_or2(&any, any, all, err);
-    else if (!rc && all) any = all;
-    else cp_expr_free(all);
+    if (!rc && all && any)
+      rc = cp_expr_or2(&any, any, all, err);
+    else if (!rc && all)
+      any = all;
+    else
+      cp_expr_free(all);
   }
   free(copy);
   if (!rc && !any)

@@ -256,7 +256,8 @@ static int compact(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sq
                             "configured.",
                             a->text[2]);
   paimon_predicate *pred = NULL;
-  if (a->text[1] && *a->text[1]) CP_RETURN_IF_ERROR(paimon_predicate_partitions(a->text[1], &pred, err));
+  if (a->text[1] && *a->text[1])
+    CP_RETURN_IF_ERROR(paimon_predicate_partitions(a->text[1], &pred, err));
   char *opts = a->text[5] ? strdup(a->text[5]) : NULL, *save = NULL;
   const char *keys[64], *values[64];
   size_t n = 0;
@@ -266,8 +267,8 @@ static int compact(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sq
     while (*kv == ' ') kv++;
     char *eq = strchr(kv, '=');
     if (!eq || n == 64)
-      rc = paimon_error_set(err, PAIMON_EINVAL, "compact: options must be 'key=value[,...]', got '%s'",
-                            a->text[5]);
+      rc = paimon_error_set(err, PAIMON_EINVAL,
+                            "compact: options must be 'key=value[,...]', got '%s'", a->text[5]);
     else {
       *eq = '\0';
       keys[n] = kv;

@@ -624,8 +624,10 @@ static int flatten_messages(const paimon_commit_messages *msgs, delta *d, paimon
   for (size_t i = 0; i < msgs->n; i++) {
     const cp_commit_message *m = &msgs->items[i];
     bool changes = m->n_new || m->n_deleted || m->n_index_adds || m->n_index_deletes;
-    if (m->compact) d->compact = true;
-    else if (changes) other = true;
+    if (m->compact)
+      d->compact = true;
+    else if (changes)
+      other = true;
     for (int kind = 0; kind < 2; kind++) {
       const cp_data_file_meta *f = kind ? m->deleted_files : m->new_files;
       size_t n = kind ? m->n_deleted : m->n_new;
@@ -819,7 +821,7 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   s->delta_manifest_list = cp_snapshot_strdup(s, delta_list);
   s->index_manifest = cp_snapshot_strdup(s, index_manifest);
   s->commit_user = cp_snapshot_strdup(s, a->c->commit_user);
-  s->commit_kind = d->compact                 ? CP_COMMIT_COMPACT
+  s->commit_kind = d->compact               ? CP_COMMIT_COMPACT
                    : overwrite || as_latest ? CP_COMMIT_OVERWRITE
                                             : CP_COMMIT_APPEND;
   s->commit_identifier = a->c->identifier;

@@ -56,7 +56,8 @@ static int read_cfg(paimon_table *t, const paimon_compact_options *o, compact_cf
       rc = cp_options_set(&opts, o->keys[i], o->values[i], err);
   }
   bool rewrite = false;
-  if (!rc) rc = cp_options_memory_size(&opts, CP_OPT_TARGET_FILE_SIZE, 256LL << 20, &cfg->target, err);
+  if (!rc)
+    rc = cp_options_memory_size(&opts, CP_OPT_TARGET_FILE_SIZE, 256LL << 20, &cfg->target, err);
   if (!rc) rc = cp_options_memory_size(&opts, OPT_OPEN_FILE_COST, 4LL << 20, &cfg->open_cost, err);
   if (!rc) rc = cp_options_int64(&opts, OPT_MIN_FILE_NUM, 5, &cfg->min_files, err);
   if (!rc) rc = cp_options_bool(&opts, OPT_REWRITE_ROW_IDS, false, &rewrite, err);
@@ -109,7 +110,8 @@ static bool dedicated(const cp_data_file_meta *f) {
 
 static bool same_bucket(const cp_split *a, const cp_split *b) {
   return a->bucket == b->bucket && a->partition.len == b->partition.len &&
-         (a->partition.len == 0 || memcmp(a->partition.data, b->partition.data, a->partition.len) == 0);
+         (a->partition.len == 0 ||
+          memcmp(a->partition.data, b->partition.data, a->partition.len) == 0);
 }
 
 static int cmp_group(const void *x, const void *y) {
@@ -125,8 +127,8 @@ static int ranges_differ(planner *p, const cp_split *s, paimon_error *err) {
   for (size_t i = 0; i < s->n_files; i++) {
     const cp_data_file_meta *f = &s->files[i].file;
     if (dedicated(f)) continue;
-    cp_buf_appendf(&b, NULL, "%s%s [%" PRId64 ", %" PRId64 "]", b.len > 1 ? ", " : "",
-                   f->file_name, f->first_row_id, cp_data_file_last_row_id(f));
+    cp_buf_appendf(&b, NULL, "%s%s [%" PRId64 ", %" PRId64 "]", b.len > 1 ? ", " : "", f->file_name,
+                   f->first_row_id, cp_data_file_last_row_id(f));
   }
   cp_buf_append(&b, "]", 1, NULL);
   cp_buf_nul_terminate(&b, NULL);
@@ -137,7 +139,8 @@ static int ranges_differ(planner *p, const cp_split *s, paimon_error *err) {
   return rc;
 }
 
-/* The plan's splits as groups, sorted by (partition and bucket in first-appearance order, range). */
+/* The plan's splits as groups, sorted by (partition and bucket in first-appearance order, range).
+ */
 static int collect_groups(planner *p, paimon_error *err) {
   const paimon_plan *plan = p->plan;
   p->groups = calloc(plan->n_splits + 1, sizeof *p->groups);
@@ -313,8 +316,10 @@ static int run_task(executor *x, const task *k, paimon_commit_messages *out,
                                 rows, err);
   if (!rc) rc = copy_groups(x, k, &w, err);
   cp_data_file_meta meta;
-  if (!rc) rc = cp_group_writer_finish(&w, &out->arena, &meta, err);
-  else cp_group_writer_abort(&w);
+  if (!rc)
+    rc = cp_group_writer_finish(&w, &out->arena, &meta, err);
+  else
+    cp_group_writer_abort(&w);
   if (!rc) {
     meta.file_source = CP_FILE_SOURCE_COMPACT;
     meta.min_sequence_number = min_seq;
@@ -429,8 +434,8 @@ int paimon_table_compact_prepare(paimon_table *t, const paimon_compact_options *
   p.t = t;
   CP_RETURN_IF_ERROR(read_cfg(t, options, &p.cfg, err));
   cp_expr *filter = NULL;
-  CP_RETURN_IF_ERROR(bind_partition_filter(t, options ? options->partition_filter : NULL, &filter,
-                                           err));
+  CP_RETURN_IF_ERROR(
+      bind_partition_filter(t, options ? options->partition_filter : NULL, &filter, err));
   int64_t id = 0;
   bool exists = false;
   cp_snapshot *snap = NULL;

@@ -363,8 +363,8 @@ static int add_shifted(void *ctx, int64_t position) {
   return cp_dv_add(c->into, position + c->shift, NULL, NULL);
 }
 
-int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket,
-                          const char *from, const char *to, int64_t shift, paimon_error *err) {
+int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket, const char *from,
+                          const char *to, int64_t shift, paimon_error *err) {
   dv_bucket *b;
   CP_RETURN_IF_ERROR(get_bucket(m, partition, bucket, &b, err));
   dv_file *f = find_file(b, from);
@@ -377,8 +377,7 @@ int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucke
   cp_dv *dv = NULL;
   int rc = cp_dv_new(&dv, err);
   shift_ctx ctx = {dv, shift};
-  if (!rc && cp_dv_foreach(moved, add_shifted, &ctx) != 0)
-    rc = CP_ENOMEM(err, "deletion vectors");
+  if (!rc && cp_dv_foreach(moved, add_shifted, &ctx) != 0) rc = CP_ENOMEM(err, "deletion vectors");
   cp_dv_free(moved);
   if (!rc) return put_file(m, b, to, dv, err);
   cp_dv_free(dv);

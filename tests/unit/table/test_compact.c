@@ -61,8 +61,7 @@ static char *layout(paimon_table *t) {
   for (size_t i = 0; i < v.n; i++) {
     const cp_data_file_meta *f = &v.items[i].file;
     cp_buf_appendf(&out, NULL, "%s%lld+%lld:%s", i ? " " : "", (long long)f->first_row_id,
-                   (long long)f->row_count,
-                   f->file_source == CP_FILE_SOURCE_COMPACT ? "C" : "A");
+                   (long long)f->row_count, f->file_source == CP_FILE_SOURCE_COMPACT ? "C" : "A");
   }
   cp_buf_nul_terminate(&out, NULL);
   cp_entry_vec_free(&v);
@@ -224,8 +223,7 @@ static void test_conflicts(void) {
   t = three_groups("db.conflicts3", NULL);
   CHECK_OK(update_rows(t, AGE, 1, "ROW<_ROW_ID BIGINT, age INT>", "4,51", &m, &err), &err);
   commit_msgs(t, m);
-  const char *k2[] = {"compaction.min.file-num", "target-file-size",
-                      "source.split.open-file-cost"};
+  const char *k2[] = {"compaction.min.file-num", "target-file-size", "source.split.open-file-cost"};
   const char *v2[] = {"2", "50 kb", "100 kb"}; /* every group above the target */
   paimon_compact_options o2 = {NULL, k2, v2, 3};
   CHECK_OK(paimon_commit_messages_new(&a, &err), &err);

@@ -210,7 +210,8 @@ static void test_checker_ranges(void) {
   two[1].file.file_name = "data-y.parquet";
   two[1].file.first_row_id = 6;
   two[1].file.row_count = 2;
-  CHECK_ERR(cp_de_check_conflicts(t, snap, two, 2, snap->id, false, &arena, &err), PAIMON_ECONFLICT);
+  CHECK_ERR(cp_de_check_conflicts(t, snap, two, 2, snap->id, false, &arena, &err),
+            PAIMON_ECONFLICT);
   CHECK_STR(err.message, "For Data Evolution table, multiple 'MERGE INTO' and 'COMPACT' "
                          "operations have encountered conflicts, data files: [data-x.parquet "
                          "[5, 6], data-y.parquet [6, 7]]");
