@@ -264,7 +264,19 @@ def test_concurrent_compaction_loses_cleanly(tmp_path, run_cli):
     first = t.compact(options=opts, commit=False)
     second = t.compact(options=opts, commit=False)
     count = len(list((wh / "db.db" / "t").rglob("data-*")))
-    t.new_batch_write_builder().new_commit().commit(first.messages)
+    # Compaction messages travel like any others (a compactor hands them to a committer).
+    from cpaimon.write import CommitMessage
+    moved = [CommitMessage.deserialize(m.serialize()) for m in first.messages]
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(pa.table({"id": pa.array([500], pa.int32()), "v": ["x"],
+                            "n": pa.array([1], pa.int32())}))
+    appended = w.prepare_commit()
+    with pytest.raises(ValueError, match="compaction messages cannot be committed together"):
+        wb.new_commit().commit(moved + appended)
+    wb.new_commit().abort(appended)
+    t.new_batch_write_builder().new_commit().commit(moved)
+    assert "COMPACT" in snapshots(run_cli, wh).splitlines()[-2]
     c = t.new_batch_write_builder().new_commit()
     with pytest.raises(Exception, match="File deletion conflicts detected! Give up committing."):
         c.commit(second.messages)
