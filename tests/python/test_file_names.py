@@ -137,8 +137,8 @@ def test_external_paths_follow_java(tmp_path):
 
 def _sections(data):
     """The serialized commit messages' header and its two Avro sections (commit_message.c)."""
-    n = struct.unpack_from("<I", data, 8)[0]
-    p = 12 + 16 * n
+    version, n = struct.unpack_from("<II", data, 4)
+    p = 12 + (16 if version == 1 else 20) * n  # version 2 added a flags word per message
     header = data[:p]
     flen = struct.unpack_from("<I", data, p)[0]
     files = data[p + 4:p + 4 + flen]
