@@ -1192,26 +1192,31 @@ int paimon_commit_commit_identified(paimon_commit *c, const paimon_commit_messag
   return rc;
 }
 
-int paimon_commit_abort(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
+int cp_commit_messages_discard(paimon_table *t, const paimon_commit_messages *msgs,
+                               paimon_error *err) {
   /* Abort deletes what the messages name: nothing outside the table. */
-  CP_RETURN_IF_ERROR(cp_commit_messages_check(c->table, msgs, err));
+  CP_RETURN_IF_ERROR(cp_commit_messages_check(t, msgs, err));
   for (size_t i = 0; i < msgs->n; i++) {
     const cp_commit_message *m = &msgs->items[i];
     for (size_t j = 0; j < m->n_new; j++) {
       char *path = NULL;
       CP_RETURN_IF_ERROR(
-          cp_data_file_path(c->table, m->partition, m->bucket, &m->new_files[j], &path, err));
-      cp_fs_delete(c->table->fs, path, NULL); /* already gone is fine */
+          cp_data_file_path(t, m->partition, m->bucket, &m->new_files[j], &path, err));
+      cp_fs_delete(t->fs, path, NULL); /* already gone is fine */
       free(path);
     }
     /* Deletion-vector index files are new files of this write too (a delete rewrites the
      * bucket's vectors into a fresh file; the old one is in index_deletes and stays). */
     for (size_t j = 0; j < m->n_index_adds; j++) {
       char *path = NULL;
-      CP_RETURN_IF_ERROR(cp_index_file_path(c->table, &m->index_adds[j], &path, err));
-      cp_fs_delete(c->table->fs, path, NULL);
+      CP_RETURN_IF_ERROR(cp_index_file_path(t, &m->index_adds[j], &path, err));
+      cp_fs_delete(t->fs, path, NULL);
       free(path);
     }
   }
   return PAIMON_OK;
+}
+
+int paimon_commit_abort(paimon_commit *c, const paimon_commit_messages *msgs, paimon_error *err) {
+  return cp_commit_messages_discard(c->table, msgs, err);
 }

@@ -47,6 +47,11 @@ struct paimon_table;
 int cp_commit_messages_check(const struct paimon_table *t, const paimon_commit_messages *msgs,
                              paimon_error *err);
 
+/* Deletes the new data files and new deletion-vector index files the messages name (after
+ * cp_commit_messages_check): paimon_commit_abort without a committer. */
+int cp_commit_messages_discard(struct paimon_table *t, const paimon_commit_messages *msgs,
+                               paimon_error *err);
+
 /* Appends a deep copy of `m` (into the list's arena). */
 int cp_commit_messages_add(paimon_commit_messages *msgs, const cp_commit_message *m,
                            paimon_error *err);

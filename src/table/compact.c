@@ -400,22 +400,20 @@ static int bind_partition_filter(paimon_table *t, const paimon_predicate *p, cp_
   if (!rc) rc = cp_filter_reads_partitions_only(*out, t->schema, &only, err);
   cp_type_free(row);
   if (!rc && !only) {
-    cp_buf b = CP_BUF_INIT;
-    cp_expr_append_sql(*out, &b, NULL);
-    cp_buf_append(&b, "\0", 1, NULL);
-    cp_buf_append(&b, "[", 1, NULL);
-    for (size_t i = 0; i < t->schema->n_partition_keys; i++) {
-      const char *k = t->schema->row->fields[cp_table_schema_partition_index(t->schema, i)].name;
-      cp_buf_appendf(&b, NULL, "%s%s", i ? ", " : "", k);
-    }
-    cp_buf_append(&b, "]", 1, NULL);
-    cp_buf_nul_terminate(&b, NULL);
-    const char *pred = b.data ? (const char *)b.data : "?";
+    cp_buf pred = CP_BUF_INIT, keys = CP_BUF_INIT;
+    cp_expr_append_sql(*out, &pred, NULL);
+    for (size_t i = 0; i < t->schema->n_partition_keys; i++)
+      cp_buf_appendf(&keys, NULL, "%s%s", i ? ", " : "",
+                     t->schema->row->fields[cp_table_schema_partition_index(t->schema, i)].name);
+    cp_buf_nul_terminate(&pred, NULL);
+    cp_buf_nul_terminate(&keys, NULL);
     rc = paimon_error_set(err, PAIMON_EINVAL,
                           "Only partition predicate is supported, your predicate is %s, but "
-                          "partition keys are %s (table %s)",
-                          pred, b.data ? pred + strlen(pred) + 1 : "[]", t->full_name);
-    cp_buf_free(&b);
+                          "partition keys are [%s] (table %s)",
+                          pred.data ? (char *)pred.data : "?", keys.data ? (char *)keys.data : "",
+                          t->full_name);
+    cp_buf_free(&pred);
+    cp_buf_free(&keys);
   }
   if (rc) {
     cp_expr_free(*out);
@@ -442,8 +440,9 @@ int paimon_table_compact_prepare(paimon_table *t, const paimon_compact_options *
   paimon_plan *plan = NULL;
   executor x;
   memset(&x, 0, sizeof x);
-  size_t before = out->n;
-  int rc = cp_table_latest_snapshot_id(t, &id, &exists, err);
+  paimon_commit_messages *mine = NULL; /* this call's messages, handed to `out` at the end */
+  int rc = paimon_commit_messages_new(&mine, err);
+  if (!rc) rc = cp_table_latest_snapshot_id(t, &id, &exists, err);
   if (!rc && exists) rc = cp_snapshot_load(t->fs, t->path, id, &snap, err);
   if (!rc && exists) rc = cp_plan_snapshot(t, snap, filter, &plan, err);
   if (!rc && plan) {
@@ -457,24 +456,15 @@ int paimon_table_compact_prepare(paimon_table *t, const paimon_compact_options *
     rc = compacted_columns(&x, err);
     if (!rc && t->options.deletion_vectors) rc = cp_dv_maintainer_new(&x.dvs, t, snap, err);
   }
-  for (size_t i = 0; !rc && i < p.n_tasks; i++) rc = run_task(&x, &p.tasks[i], out, result, err);
+  for (size_t i = 0; !rc && i < p.n_tasks; i++) rc = run_task(&x, &p.tasks[i], mine, result, err);
   if (!rc && x.dvs) {
-    size_t first_dv = out->n;
-    rc = cp_dv_maintainer_prepare(x.dvs, out, -1, err);
-    for (size_t i = first_dv; !rc && i < out->n; i++) out->items[i].compact = true;
+    size_t first_dv = mine->n;
+    rc = cp_dv_maintainer_prepare(x.dvs, mine, -1, err);
+    for (size_t i = first_dv; !rc && i < mine->n; i++) mine->items[i].compact = true;
   }
-  if (rc && out->n > before) {
-    /* Delete what this call wrote and drop its messages. */
-    paimon_commit_messages *mine = NULL;
-    if (paimon_commit_messages_new(&mine, NULL) == 0) {
-      for (size_t i = before; i < out->n; i++) cp_commit_messages_add(mine, &out->items[i], NULL);
-      paimon_commit *c = NULL;
-      if (paimon_commit_new(&c, t, NULL) == 0) paimon_commit_abort(c, mine, NULL);
-      paimon_commit_free(c);
-      paimon_commit_messages_free(mine);
-    }
-    out->n = before;
-  }
+  if (!rc) rc = paimon_commit_messages_append(out, mine, err);
+  if (rc && mine) cp_commit_messages_discard(t, mine, NULL); /* what this call wrote */
+  paimon_commit_messages_free(mine);
   cp_dv_maintainer_free(x.dvs);
   cp_type_free(x.row);
   free(x.names);
