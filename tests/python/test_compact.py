@@ -249,7 +249,32 @@ def test_errors_leave_the_table_unchanged(tmp_path, run_cli):
         t.compact(partition_filter=pb.equal("n", 1))
     with pytest.raises(ValueError, match="compaction.min.file-num"):
         t.compact(options={"compaction.min.file-num": "0"})
+    with pytest.raises(ValueError, match="nope"):
+        t.compact(partition_filter=pb.equal("nope", 1))
+    with pytest.raises(TypeError, match="partition_filter must be a predicate"):
+        t.compact(partition_filter="dt=x")
+    with pytest.raises(TypeError, match="options must be a dict"):
+        t.compact(options=["compaction.min.file-num=2"])
+    r = run_cli("sql", "--warehouse", wh, "-e",
+                "CALL sys.compact(table => 'db.t', partitions => 'nope=1')")
+    assert r.returncode != 0 and "nope" in r.stderr, r.stderr
     assert snapshots(run_cli, wh) == state
+
+
+def test_corrupt_data_file_fails_cleanly(tmp_path, run_cli):
+    """A data file that does not decode stops the compaction with an error naming it; nothing is
+    committed and the compaction's own files are gone."""
+    wh = tmp_path / "wh"
+    build(run_cli, wh, "updates")
+    state = snapshots(run_cli, wh)
+    data = sorted((wh / "db.db" / "t").rglob("data-*.parquet"))
+    victim = data[0]
+    victim.write_bytes(b"PAR1" + b"\0" * 64 + b"PAR1")
+    r = run_cli("sql", "--warehouse", wh, "-e",
+                "CALL sys.compact(table => 'db.t', options => 'compaction.min.file-num=2')")
+    assert r.returncode != 0 and victim.name in r.stderr, r.stderr
+    assert snapshots(run_cli, wh) == state
+    assert sorted((wh / "db.db" / "t").rglob("data-*.parquet")) == data
 
 
 def test_concurrent_compaction_loses_cleanly(tmp_path, run_cli):

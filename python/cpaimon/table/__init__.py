@@ -159,7 +159,12 @@ class FileStoreTable:
         `options` override target-file-size, source.split.open-file-cost and
         compaction.min.file-num. With ``commit=False`` the files are written but not committed:
         ``messages`` of the result go to a batch commit later (alone)."""
-        opts = {k: str(v) for k, v in (options or {}).items()}
+        if partition_filter is not None and not hasattr(partition_filter, "_handle"):
+            raise TypeError("partition_filter must be a predicate (ReadBuilder."
+                            f"new_predicate_builder()), got {type(partition_filter).__name__}")
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict, got {type(options).__name__}")
+        opts = {str(k): str(v) for k, v in (options or {}).items()}
         snap, tasks, before, after, rows, msgs = _cpaimon.table_compact(
             self._handle, None if partition_filter is None else partition_filter._handle,
             list(opts), list(opts.values()), bool(commit))
