@@ -120,6 +120,23 @@ int cp_options_int64(const cp_options *o, const char *key, int64_t dflt, int64_t
   return PAIMON_OK;
 }
 
+int cp_options_double(const cp_options *o, const char *key, double dflt, double *out,
+                      paimon_error *err) {
+  const char *v = cp_options_get(o, key);
+  if (!v) {
+    *out = dflt;
+    return PAIMON_OK;
+  }
+  char *end = NULL;
+  errno = 0;
+  double d = strtod(v, &end);
+  while (end && isspace((unsigned char)*end)) end++;
+  if (end == v || !end || *end || errno == ERANGE || d != d)
+    return paimon_error_set(err, PAIMON_EINVAL, "table option '%s' = '%s' is not a number", key, v);
+  *out = d;
+  return PAIMON_OK;
+}
+
 int cp_parse_memory_size(const char *text, int64_t *out, paimon_error *err) {
   static const struct {
     const char *names[4];

@@ -39,6 +39,8 @@ void cp_options_free(cp_options *o);
 int cp_options_bool(const cp_options *o, const char *key, bool dflt, bool *out, paimon_error *err);
 int cp_options_int64(const cp_options *o, const char *key, int64_t dflt, int64_t *out,
                      paimon_error *err);
+int cp_options_double(const cp_options *o, const char *key, double dflt, double *out,
+                      paimon_error *err);
 /* Memory sizes as Paimon's MemorySize.parse: a number and an optional unit (b/bytes,
  * k/kb/kibibytes, m/mb/mebibytes, g/gb/gibibytes, t/tb/tebibytes; case-insensitive, spaces
  * allowed), 1024-based. */

@@ -374,6 +374,10 @@ int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucke
   memmove(&b->files[at], &b->files[at + 1], (b->n_files - at - 1) * sizeof *b->files);
   b->n_files--;
   b->changed = true;
+  if (!to) {
+    cp_dv_free(moved);
+    return PAIMON_OK;
+  }
   cp_dv *dv = NULL;
   int rc = cp_dv_new(&dv, err);
   shift_ctx ctx = {dv, shift};

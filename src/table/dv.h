@@ -91,9 +91,10 @@ int cp_dv_maintainer_get(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket
 
 /* Moves the DV of `from` (if it has one) to `to` in (partition, bucket): every deleted position p
  * becomes p + shift in `to`'s DV, and `from` has none afterwards — how a compaction carries the
- * deletions of the files it rewrites into its output (maintenance-and-blob.md §1.4). */
-int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket,
-                          const char *from, const char *to, int64_t shift, paimon_error *err);
+ * deletions of the files it rewrites into its output (maintenance-and-blob.md §1.4). `to` NULL
+ * drops the DV: an append compaction applied it (§1.6). */
+int cp_dv_maintainer_move(cp_dv_maintainer *m, cp_bytes partition, int32_t bucket, const char *from,
+                          const char *to, int64_t shift, paimon_error *err);
 
 /* Writes one new index file per bucket whose DVs changed and appends one commit message per such
  * bucket to `out` (index_adds = the new file, index_deletes = every DV index entry the bucket had,
