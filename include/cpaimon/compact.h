@@ -1,7 +1,8 @@
 /*
  * Compaction of append tables with row tracking (spec/maintenance-and-blob.md §1), as Java
- * Paimon's `CALL sys.compact` does it on the same files, so Java, Spark and pypaimon read the
- * compacted table exactly as before: the same rows, `_ROW_ID`s and (per Java's rules)
+ * Paimon's `CALL sys.compact` does it on the same files, so Java and Spark (and pypaimon, but for
+ * physical row ids: see below) read the compacted table exactly as before: the same rows,
+ * `_ROW_ID`s and (per Java's rules)
  * `_SEQUENCE_NUMBER`s. pypaimon has no compaction; this is the first outside the JVM.
  *
  * Data-evolution tables (data-evolution.enabled): every bin of contiguous row-id groups that Java's
@@ -18,8 +19,17 @@
  * 'MERGE INTO' and 'COMPACT' operations have encountered conflicts, ..."). A failed commit leaves
  * the table as it was and deletes the compaction's new files.
  *
- * Other tables are EUNSUPPORTED for now, as are tables whose file.format is not parquet and
- * tables committed through a REST catalog server.
+ * Row-tracking tables without data evolution get Java's append compaction (AppendCompactCoordinator
+ * + AppendCompactTask): per partition, files below target-file-size × compaction.small-file-ratio
+ * — and, with deletion vectors, files whose DV deletes more than compaction.delete-ratio-threshold
+ * of their rows — are packed by size (compaction.min.file-num, source.split.open-file-cost,
+ * compaction.file-num-limit) and rewritten with every column plus `_ROW_ID` and
+ * `_SEQUENCE_NUMBER` physically: surviving rows keep both, rows deleted by DV are dropped with
+ * their DVs, nextRowId does not move. Conflicts are Java's file-deletion conflicts. (pypaimon
+ * 2.1 ignores physical row ids and reads NULL _ROW_ID from such files.)
+ *
+ * Tables without row tracking are EUNSUPPORTED for now, as are tables whose file.format is not
+ * parquet and tables committed through a REST catalog server.
  */
 #ifndef CPAIMON_COMPACT_H
 #define CPAIMON_COMPACT_H
@@ -41,7 +51,9 @@ typedef struct paimon_compact_options {
   /* Only partitions this predicate may match (partition keys only, else EINVAL); NULL: all. */
   const paimon_predicate *partition_filter;
   /* Options that override the table's for this compaction (Spark's `options =>`):
-   * target-file-size, source.split.open-file-cost, compaction.min.file-num. */
+   * target-file-size, source.split.open-file-cost, compaction.min.file-num, and for append
+   * compaction compaction.small-file-ratio, compaction.delete-ratio-threshold,
+   * compaction.file-num-limit. */
   const char *const *keys;
   const char *const *values;
   size_t n_options;

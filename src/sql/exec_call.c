@@ -18,6 +18,7 @@
 #include "sql/exec.h"
 #include "sql/result_table.h"
 #include "table/system_table.h"
+#include "table/table.h"
 
 #define MAX_PARAMS 8
 
@@ -239,12 +240,18 @@ static int remove_orphan_files(cp_sql_session *s, paimon_table *t, const call_ar
 }
 
 /* compact(table, partitions, compact_strategy, order_strategy, order_by, options, where): the
- * data-evolution compaction of compact.h. Spark's `options` is "k1=v1,k2=v2". Sorting and
- * `where` are not supported (Java refuses sorting on data-evolution tables too). */
+ * compaction of compact.h. Spark's `options` is "k1=v1,k2=v2". Sorting and `where` are not
+ * supported (Java refuses sorting on data-evolution tables too). */
 static int compact(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
                    paimon_error *err) {
-  if (a->text[3] && *a->text[3] && strcasecmp(a->text[3], "none") != 0)
-    return paimon_error_set(err, PAIMON_EINVAL, "Data Evolution table cannot be sorted!");
+  if (a->text[3] && *a->text[3] && strcasecmp(a->text[3], "none") != 0) {
+    if (t->options.data_evolution)
+      return paimon_error_set(err, PAIMON_EINVAL, "Data Evolution table cannot be sorted!");
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "compact: sort compaction (order_strategy '%s') of table %s is not "
+                            "supported yet",
+                            a->text[3], t->full_name);
+  }
   if (a->text[6] && *a->text[6])
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "compact: the where argument is not supported; name the partitions "

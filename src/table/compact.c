@@ -14,6 +14,8 @@
  * id order) into one file of the whole range, streaming batch by batch. Deletion vectors of the
  * groups' anchors are shifted onto the new file (which is its range's only normal file, hence its
  * anchor) and the bucket's DV index file is rewritten in the same commit.
+ *
+ * Row-tracking tables without data evolution are compacted by compact_append.c instead.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 #include "expr/predicate.h"
 #include "meta/options.h"
 #include "table/commit_message.h"
+#include "table/compact_internal.h"
 #include "table/dv.h"
 #include "table/scan.h"
 #include "table/store.h"
@@ -36,15 +39,12 @@
 #define OPT_OPEN_FILE_COST "source.split.open-file-cost"
 #define OPT_MIN_FILE_NUM "compaction.min.file-num"
 #define OPT_REWRITE_ROW_IDS "data-evolution.compaction.rewrite-row-ids"
-
-typedef struct compact_cfg {
-  int64_t target;    /* target-file-size */
-  int64_t open_cost; /* source.split.open-file-cost */
-  int64_t min_files; /* compaction.min.file-num */
-} compact_cfg;
+#define OPT_SMALL_FILE_RATIO "compaction.small-file-ratio"
+#define OPT_DELETE_RATIO "compaction.delete-ratio-threshold"
+#define OPT_FILE_NUM_LIMIT "compaction.file-num-limit"
 
 /* The planner's options: the table's, with the call's overrides on top. */
-static int read_cfg(paimon_table *t, const paimon_compact_options *o, compact_cfg *cfg,
+static int read_cfg(paimon_table *t, const paimon_compact_options *o, cp_compact_cfg *cfg,
                     paimon_error *err) {
   cp_options opts = CP_OPTIONS_INIT;
   int rc = cp_options_copy(&opts, &t->schema->options, err);
@@ -61,6 +61,9 @@ static int read_cfg(paimon_table *t, const paimon_compact_options *o, compact_cf
   if (!rc) rc = cp_options_memory_size(&opts, OPT_OPEN_FILE_COST, 4LL << 20, &cfg->open_cost, err);
   if (!rc) rc = cp_options_int64(&opts, OPT_MIN_FILE_NUM, 5, &cfg->min_files, err);
   if (!rc) rc = cp_options_bool(&opts, OPT_REWRITE_ROW_IDS, false, &rewrite, err);
+  if (!rc) rc = cp_options_double(&opts, OPT_SMALL_FILE_RATIO, 0.7, &cfg->small_file_ratio, err);
+  if (!rc) rc = cp_options_double(&opts, OPT_DELETE_RATIO, 0.2, &cfg->delete_ratio, err);
+  if (!rc) rc = cp_options_int64(&opts, OPT_FILE_NUM_LIMIT, 100000, &cfg->file_num_limit, err);
   cp_options_free(&opts);
   if (!rc && rewrite)
     rc = paimon_error_set(err, PAIMON_EINVAL,
@@ -68,10 +71,10 @@ static int read_cfg(paimon_table *t, const paimon_compact_options *o, compact_cf
                           "evolution compaction preserves row IDs and logical deletions. Use the "
                           "'materialize_deletion_vectors' procedure to apply deletion vectors to "
                           "the latest table state and assign new row IDs.");
-  if (!rc && (cfg->target <= 0 || cfg->min_files < 1))
+  if (!rc && (cfg->target <= 0 || cfg->min_files < 1 || cfg->file_num_limit < 1))
     rc = paimon_error_set(err, PAIMON_EINVAL,
                           "compaction of table %s: target-file-size must be positive and "
-                          "compaction.min.file-num at least 1",
+                          "compaction.min.file-num and compaction.file-num-limit at least 1",
                           t->full_name);
   if (rc) paimon_error_prefix(err, "compaction of table %s", t->full_name);
   return rc;
@@ -97,7 +100,7 @@ typedef struct task {
 typedef struct planner {
   paimon_table *t;
   const paimon_plan *plan;
-  compact_cfg cfg;
+  cp_compact_cfg cfg;
   group *groups;
   size_t n_groups;
   task *tasks;
@@ -374,10 +377,10 @@ static int check_table(paimon_table *t, paimon_error *err) {
                             "compaction of table %s: tables committed through the REST catalog "
                             "server are not supported yet",
                             t->full_name);
-  if (!t->options.data_evolution)
+  if (!t->options.row_tracking)
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "compaction of table %s: only data-evolution tables "
-                            "('data-evolution.enabled' = 'true') can be compacted yet",
+                            "compaction of table %s: only tables with row tracking "
+                            "('row-tracking.enabled' = 'true') can be compacted yet",
                             t->full_name);
   if (strcmp(t->options.file_format, "parquet") != 0)
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
@@ -445,7 +448,9 @@ int paimon_table_compact_prepare(paimon_table *t, const paimon_compact_options *
   if (!rc) rc = cp_table_latest_snapshot_id(t, &id, &exists, err);
   if (!rc && exists) rc = cp_snapshot_load(t->fs, t->path, id, &snap, err);
   if (!rc && exists) rc = cp_plan_snapshot(t, snap, filter, &plan, err);
-  if (!rc && plan) {
+  if (!rc && plan && !t->options.data_evolution) {
+    rc = cp_compact_append(t, &p.cfg, snap, plan, mine, result, err);
+  } else if (!rc && plan) {
     p.plan = plan;
     rc = plan_tasks(&p, err);
   }

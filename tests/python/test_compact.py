@@ -218,8 +218,7 @@ def test_cli_sql_and_python_forms(tmp_path, run_cli):
 def test_errors_leave_the_table_unchanged(tmp_path, run_cli):
     wh = tmp_path / "wh"
     build(run_cli, wh, "partitioned")
-    sql(run_cli, wh, "CREATE TABLE db.plain (id INT) TBLPROPERTIES ('row-tracking.enabled' = 'true')",
-        "INSERT INTO db.plain VALUES (1)")
+    sql(run_cli, wh, "CREATE TABLE db.plain (id INT)", "INSERT INTO db.plain VALUES (1)")
     state = snapshots(run_cli, wh)
     cases = [
         ("CALL sys.compact(table => 'db.t', partitions => 'id=1')",
@@ -236,7 +235,7 @@ def test_errors_leave_the_table_unchanged(tmp_path, run_cli):
         ("CALL sys.compact(table => 'db.t', compact_strategy => 'most')",
          "The compact strategy only supports 'full' or 'minor'"),
         ("CALL sys.compact(table => 'db.t', where => 'dt = 1')", "where argument is not supported"),
-        ("CALL sys.compact(table => 'db.plain')", "only data-evolution tables"),
+        ("CALL sys.compact(table => 'db.plain')", "only tables with row tracking"),
         ("CALL sys.compact(table => 'db.nope')", "db.nope"),
     ]
     for stmt, message in cases:

@@ -237,7 +237,8 @@ static void test_conflicts(void) {
 }
 
 static void test_errors(void) {
-  static const char *const plain[] = {"data-evolution.enabled=false", NULL};
+  static const char *const plain[] = {"row-tracking.enabled=false", "data-evolution.enabled=false",
+                                      NULL};
   paimon_error err;
   paimon_compact_result r;
   paimon_table *t = create_table("db.plain", COLS, NULL, plain);

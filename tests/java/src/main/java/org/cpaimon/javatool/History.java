@@ -13,9 +13,10 @@
  *   history WAREHOUSE DB.TABLE --op remove-orphans --older-than-ms MS [--dry-run true]
  *           LocalOrphanFilesClean; prints {"count": N, "bytes": B}
  *   history WAREHOUSE DB.TABLE --op compact [--option k=v ...]
- *           DataEvolutionCompactCoordinator + DataEvolutionCompactTask (what Spark's sys.compact
- *           runs on a data-evolution table) committed as one COMPACT snapshot; prints the number
- *           of tasks
+ *           what Spark's sys.compact runs, committed as one COMPACT snapshot; prints the number
+ *           of tasks: DataEvolutionCompactCoordinator + DataEvolutionCompactTask on a
+ *           data-evolution table, else AppendCompactCoordinator (batch) + AppendCompactTask with
+ *           the write type carrying _ROW_ID and _SEQUENCE_NUMBER on row-tracking tables
  */
 package org.cpaimon.javatool;
 
@@ -27,6 +28,8 @@ import java.util.Map;
 import java.util.ArrayList;
 
 import org.apache.paimon.Snapshot;
+import org.apache.paimon.append.AppendCompactCoordinator;
+import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.append.dataevolution.DataEvolutionCompactCoordinator;
 import org.apache.paimon.append.dataevolution.DataEvolutionCompactTask;
 import org.apache.paimon.table.sink.BatchTableCommit;
@@ -34,8 +37,11 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.SpecialFields;
+import org.apache.paimon.table.source.EndOfScanException;
 
 final class History {
     private final TableCommands cmd;
@@ -120,12 +126,37 @@ final class History {
                         if (!dynamic.isEmpty()) {
                             table = table.copy(dynamic);
                         }
-                        List<DataEvolutionCompactTask> tasks =
-                                new DataEvolutionCompactCoordinator(table, false, false).plan();
                         List<CommitMessage> messages = new ArrayList<>();
                         String user = java.util.UUID.randomUUID().toString();
-                        for (DataEvolutionCompactTask task : tasks) {
-                            messages.add(task.doCompact(table, user));
+                        int tasks = 0;
+                        if (table.coreOptions().dataEvolutionEnabled()) {
+                            for (DataEvolutionCompactTask task :
+                                    new DataEvolutionCompactCoordinator(table, false, false)
+                                            .plan()) {
+                                messages.add(task.doCompact(table, user));
+                                tasks++;
+                            }
+                        } else {
+                            List<AppendCompactTask> planned;
+                            try {
+                                planned = new AppendCompactCoordinator(table, false).run();
+                            } catch (EndOfScanException e) {
+                                planned = new ArrayList<>();
+                            }
+                            BaseAppendFileStoreWrite write =
+                                    (BaseAppendFileStoreWrite) table.store().newWrite(user);
+                            if (table.coreOptions().rowTrackingEnabled()) {
+                                write.withWriteType(
+                                        SpecialFields.rowTypeWithRowTracking(table.rowType()));
+                            }
+                            try {
+                                for (AppendCompactTask task : planned) {
+                                    messages.add(task.doCompact(table, write));
+                                    tasks++;
+                                }
+                            } finally {
+                                write.close();
+                            }
                         }
                         if (!messages.isEmpty()) {
                             try (BatchTableCommit commit =
@@ -133,7 +164,7 @@ final class History {
                                 commit.commit(messages);
                             }
                         }
-                        out.append(tasks.size()).append('\n');
+                        out.append(tasks).append('\n');
                         break;
                     }
                 case "list-tags":
