@@ -28,6 +28,7 @@
 #include "table/file_store.h"
 #include "table/global_index.h"
 #include "table/name_set.h"
+#include "table/rebase.h"
 #include "table/rest_catalog.h"
 #include "table/store.h"
 #include "table/table.h"
@@ -217,6 +218,7 @@ typedef struct attempt {
   paimon_error *err;
   int64_t uncertain_id; /* publishing snapshot-<id> failed and its outcome is unknown (0: no) */
   char snapshot_uuid[37];
+  bool missing_row_ids; /* lost to "Row ID existence conflict: file ..." (rebase.h) */
 } attempt;
 
 static char *manifest_path(const attempt *a, const char *name) {
@@ -753,8 +755,8 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   /* Data-evolution checks (data-evolution.md §4.2 items 2, 3, 5), on the unassigned entries. */
   if (overwrite || d->check_from_snapshot >= 0)
     CP_RETURN_IF_ERROR(cp_de_check_conflicts(t, latest, d->files.items, d->files.n,
-                                             d->check_from_snapshot, d->compact, &a->arena,
-                                             a->err));
+                                             d->check_from_snapshot, d->compact,
+                                             &a->missing_row_ids, &a->arena, a->err));
 
   /* This attempt's own copy of the entries: row ids depend on L. */
   cp_manifest_entry *entries = cp_arena_alloc(&a->arena, (d->files.n + 1) * sizeof *entries);
@@ -1039,13 +1041,112 @@ static void backoff(int attempt_no) {
   nanosleep(&ts, NULL);
 }
 
+/* The rebases of one commit: each one's files replace entries of the delta before it. */
+typedef struct rebases {
+  cp_rebase *items;
+  size_t n;
+  delta cur; /* the delta after the last rebase */
+} rebases;
+
+/* Whether a commit that lost to a missing row-id range may be rebased (pypaimon: an APPEND
+ * commit without changelog whose previous outcome is known; no deletion vectors). */
+static bool rebasable(const paimon_commit *c, const delta *d) {
+  return c->table->options.data_evolution && !c->overwrite.on && !c->as_latest && !d->compact &&
+         d->index_adds.n == 0 && d->index_deletes.n == 0;
+}
+
+static bool replaced_by(const cp_rebase *r, const cp_manifest_entry *e) {
+  for (size_t i = 0; i < r->n_replaced; i++)
+    if (e->kind == CP_FILE_KIND_ADD && cp_manifest_entry_same_file(&r->replaced[i], e)) return true;
+  return false;
+}
+
+/* Rebases `d` onto `latest` after the existence conflict now in err; on success rb->cur is the
+ * new delta (entries of d not replaced, then the rewritten files) and *again tells to retry. */
+static int try_rebase(paimon_commit *c, const delta *d, const cp_snapshot *latest, rebases *rb,
+                      bool *again, paimon_error *err) {
+  *again = false;
+  char conflict[PAIMON_ERROR_MESSAGE_SIZE];
+  snprintf(conflict, sizeof conflict, "%s", err ? err->message : "");
+  cp_rebase r;
+  CP_RETURN_IF_ERROR(cp_rebase_staged(c->table, latest, d->files.items, d->files.n,
+                                      d->check_from_snapshot, conflict, &r, err));
+  if (!r.done) { /* given up: the original conflict stands */
+    cp_rebase_free(&r);
+    return paimon_error_set(err, PAIMON_ECONFLICT, "%s", conflict);
+  }
+  cp_rebase *grown = realloc(rb->items, (rb->n + 1) * sizeof *grown);
+  if (!grown) {
+    cp_commit_messages_discard(c->table, r.msgs, NULL);
+    cp_rebase_free(&r);
+    return CP_ENOMEM(err, "commit");
+  }
+  rb->items = grown;
+  rb->items[rb->n++] = r;
+  delta next = *d;
+  memset(&next.files, 0, sizeof next.files);
+  next.check_from_snapshot = latest->id;
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < d->files.n; i++)
+    if (!replaced_by(&r, &d->files.items[i]))
+      rc = cp_entry_vec_push(&next.files, &d->files.items[i], err);
+  for (size_t i = 0; !rc && i < r.msgs->n; i++) {
+    const cp_commit_message *m = &r.msgs->items[i];
+    for (size_t j = 0; !rc && j < m->n_new; j++) {
+      cp_manifest_entry e = {CP_FILE_KIND_ADD, m->partition, m->bucket, m->total_buckets,
+                             m->new_files[j]};
+      rc = cp_entry_vec_push(&next.files, &e, err);
+    }
+  }
+  if (rc) {
+    cp_entry_vec_free(&next.files);
+    return rc;
+  }
+  if (rb->cur.files.items) cp_entry_vec_free(&rb->cur.files);
+  rb->cur = next;
+  *again = true;
+  return PAIMON_OK;
+}
+
+/* After the loop: on success the files the rebases replaced (staged ones and earlier rewrites)
+ * are referenced by nothing and deleted; on failure the rewrites are (unless the outcome of the
+ * last attempt is unknown). */
+static void finish_rebases(paimon_commit *c, rebases *rb, bool committed, bool unknown) {
+  for (size_t k = 0; k < rb->n; k++) {
+    cp_rebase *r = &rb->items[k];
+    if (committed) {
+      for (size_t i = 0; i < r->n_replaced; i++) {
+        bool live = false;
+        for (size_t j = 0; j < rb->cur.files.n && !live; j++)
+          live = rb->cur.files.items[j].kind == CP_FILE_KIND_ADD &&
+                 cp_manifest_entry_same_file(&rb->cur.files.items[j], &r->replaced[i]);
+        char *path = NULL;
+        if (!live && cp_data_file_path(c->table, r->replaced[i].partition, r->replaced[i].bucket,
+                                       &r->replaced[i].file, &path, NULL) == 0)
+          cp_fs_delete(c->table->fs, path, NULL);
+        free(path);
+      }
+    } else if (!unknown) {
+      cp_commit_messages_discard(c->table, r->msgs, NULL);
+    }
+    cp_rebase_free(r);
+  }
+  free(rb->items);
+  cp_entry_vec_free(&rb->cur.files);
+}
+
 /* Commits `d` (or, with c->as_latest, the difference computed at each attempt), retrying lost
- * races and resolving attempts whose outcome is unknown. */
+ * races, rebasing staged updates over a concurrent compaction (rebase.h), and resolving attempts
+ * whose outcome is unknown. */
 static int commit_loop(paimon_commit *c, const delta *d, paimon_error *err) {
   int rc = PAIMON_OK;
   int64_t pending_id = 0; /* an attempt whose outcome is unknown */
   char pending_uuid[37] = "";
+  rebases rb;
+  memset(&rb, 0, sizeof rb);
+  bool unknown = false;
   for (int64_t n = 0; !rc; n++) {
+    const delta *cur = rb.n ? &rb.cur : d;
     if (n > c->table->options.commit_max_retries) {
       rc = paimon_error_set(err, PAIMON_ECONFLICT,
                             "Commit to table %s failed after %" PRId64 " retries: other commits "
@@ -1064,6 +1165,7 @@ static int commit_loop(paimon_commit *c, const delta *d, paimon_error *err) {
         break;
       }
       if (vrc && vrc != PAIMON_ENOTFOUND) {
+        unknown = true;
         rc = paimon_error_prefix(err,
                                  "the outcome of committing snapshot %" PRId64 " to table %s "
                                  "is unknown",
@@ -1085,9 +1187,13 @@ static int commit_loop(paimon_commit *c, const delta *d, paimon_error *err) {
     if (!rc && exists) rc = cp_snapshot_load(a.t->fs, a.t->path, latest_id, &latest, err);
     if (!rc)
       rc = c->as_latest ? try_commit_as_latest(&a, latest, &new_id)
-                        : try_commit_once(&a, d, latest, &new_id);
+                        : try_commit_once(&a, cur, latest, &new_id);
+    bool again = false;
+    if (rc == PAIMON_ECONFLICT && a.missing_row_ids && latest && rebasable(c, cur))
+      rc = try_rebase(c, cur, latest, &rb, &again, err);
     cp_snapshot_free(latest);
     attempt_cleanup(&a, rc != PAIMON_OK && !a.uncertain_id);
+    if (again) continue; /* counts as a retry, as in pypaimon */
     if (rc && a.uncertain_id) {
       pending_id = a.uncertain_id;
       memcpy(pending_uuid, a.snapshot_uuid, sizeof pending_uuid);
@@ -1103,6 +1209,7 @@ static int commit_loop(paimon_commit *c, const delta *d, paimon_error *err) {
     if (!rc) c->last_snapshot_id = new_id;
     break;
   }
+  if (rb.n) finish_rebases(c, &rb, rc == PAIMON_OK, unknown || pending_id != 0);
   if (!rc && c->last_snapshot_id > 0) cp_table_expire_after_commit(c->table, c->last_snapshot_id);
   return rc;
 }

@@ -104,7 +104,8 @@ static int check_deleted_files(const cp_entry_vec *base, const cp_manifest_entry
 }
 
 static int check_existence(const cp_entry_vec *base, const cp_snapshot *latest,
-                           const cp_manifest_entry *delta, size_t n, paimon_error *err) {
+                           const cp_manifest_entry *delta, size_t n, bool *missing,
+                           paimon_error *err) {
   CP_RETURN_IF_ERROR(check_deleted_files(base, delta, n, err));
   if (!latest->has_next_row_id) return PAIMON_OK;
   range *r = malloc((base->n + 1) * sizeof *r);
@@ -126,7 +127,10 @@ static int check_existence(const cp_entry_vec *base, const cp_snapshot *latest,
     for (size_t k = 0; k < nr && !ok; k++)
       ok = dedicated(&e->file) ? (r[k].from <= want.from && want.to <= r[k].to)
                                : (r[k].from == want.from && r[k].to == want.to);
-    if (!ok) rc = existence_conflict(e, err);
+    if (!ok) {
+      rc = existence_conflict(e, err);
+      if (missing) *missing = true;
+    }
   }
   free(r);
   return rc;
@@ -361,8 +365,9 @@ static int conflicts_with(paimon_table *t, const write_range *w, size_t nw,
   return PAIMON_OK;
 }
 
-static int check_logical(paimon_table *t, const cp_snapshot *latest, const cp_manifest_entry *delta,
-                         size_t n, int64_t check_from, cp_arena *arena, paimon_error *err) {
+int cp_de_check_logical(paimon_table *t, const cp_snapshot *latest, const cp_manifest_entry *delta,
+                        size_t n, int64_t check_from, cp_arena *arena, paimon_error *err) {
+  if (!latest || check_from < 0 || check_from >= latest->id) return PAIMON_OK;
   write_range *w = NULL;
   size_t nw = 0;
   CP_RETURN_IF_ERROR(build_write_ranges(t, delta, n, &w, &nw, err));
@@ -404,8 +409,9 @@ static int check_logical(paimon_table *t, const cp_snapshot *latest, const cp_ma
 
 int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
                           const cp_manifest_entry *delta, size_t n_delta,
-                          int64_t check_from_snapshot, bool compact, cp_arena *arena,
+                          int64_t check_from_snapshot, bool compact, bool *missing, cp_arena *arena,
                           paimon_error *err) {
+  if (missing) *missing = false;
   if (!t->options.data_evolution || !latest || n_delta == 0) return PAIMON_OK;
   cp_entry_vec all = {0}, base = {0}, live = {0};
   int rc = cp_snapshot_entries(t->fs, t->path, latest, NULL, false, arena, &all, err);
@@ -414,12 +420,12 @@ int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
       rc = cp_entry_vec_push(&base, &all.items[i], err);
   if (!rc)
     rc = compact ? check_compact_existence(&base, delta, n_delta, err)
-                 : check_existence(&base, latest, delta, n_delta, err);
+                 : check_existence(&base, latest, delta, n_delta, missing, err);
   if (!rc && (check_from_snapshot >= 0 || compact)) {
     rc = merged_live(&base, delta, n_delta, &live, err);
     if (!rc) rc = check_ranges(&live, err);
     if (!rc && !compact)
-      rc = check_logical(t, latest, delta, n_delta, check_from_snapshot, arena, err);
+      rc = cp_de_check_logical(t, latest, delta, n_delta, check_from_snapshot, arena, err);
   }
   cp_entry_vec_free(&all);
   cp_entry_vec_free(&base);

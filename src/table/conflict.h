@@ -14,8 +14,9 @@
  *        snapshots skipped, as Java does; DIVERGENCE #8) may have written a file overlapping a
  *        range this commit writes with a column this commit writes.
  *
- * Nothing is rolled back and nothing is retried: a failed check is PAIMON_ECONFLICT with Paimon's
- * message, and the commit publishes nothing (the table is unchanged).
+ * A failed check is PAIMON_ECONFLICT with Paimon's message, and the attempt publishes nothing (the
+ * table is unchanged). The committer retries one case: staged partial-column files whose groups a
+ * concurrent compaction merged are rebased onto the new groups (rebase.h).
  */
 #ifndef CP_TABLE_CONFLICT_H
 #define CP_TABLE_CONFLICT_H
@@ -33,10 +34,16 @@
  * (Java's COMPACT kind; maintenance-and-blob.md §1.5) instead needs each added file's range inside
  * the adjacency-merged ranges of the live normal files of its partition and bucket (a concurrent
  * row-id reassignment must not be undone), and always gets the §4.4 range check; the §4.5 check
- * does not apply to it. Scratch memory in `arena`. Tables without data evolution pass. */
+ * does not apply to it. Scratch memory in `arena`. Tables without data evolution pass. *missing
+ * (may be NULL) tells whether the failure was an ADD whose range no current file has (the
+ * "Row ID existence conflict: file ..." a concurrent compaction causes; rebase.h). */
 int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
                           const cp_manifest_entry *delta, size_t n_delta,
-                          int64_t check_from_snapshot, bool compact, cp_arena *arena,
+                          int64_t check_from_snapshot, bool compact, bool *missing, cp_arena *arena,
                           paimon_error *err);
+
+/* The §4.5 check alone (a no-op when check_from < 0 or latest is not newer). */
+int cp_de_check_logical(paimon_table *t, const cp_snapshot *latest, const cp_manifest_entry *delta,
+                        size_t n, int64_t check_from, cp_arena *arena, paimon_error *err);
 
 #endif

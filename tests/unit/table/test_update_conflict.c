@@ -173,10 +173,11 @@ static void test_checker_ranges(void) {
   cp_manifest_entry e = files.items[0];
   e.file.file_name = "data-crafted-0.parquet";
   e.bucket = 1;
-  CHECK_OK(cp_de_check_conflicts(t, snap, &e, 1, snap->id, false, &arena, &err), &err);
+  CHECK_OK(cp_de_check_conflicts(t, snap, &e, 1, snap->id, false, NULL, &arena, &err), &err);
   /* The range must match a group exactly: [0, 2] straddles two groups. */
   e.file.row_count = 3;
-  CHECK_ERR(cp_de_check_conflicts(t, snap, &e, 1, snap->id, false, &arena, &err), PAIMON_ECONFLICT);
+  CHECK_ERR(cp_de_check_conflicts(t, snap, &e, 1, snap->id, false, NULL, &arena, &err),
+            PAIMON_ECONFLICT);
   CHECK_CONTAINS(err.message, "firstRowId=0, rowCount=3 in bucket 1");
   /* A compaction's output may span groups that touch, but only in its own bucket (Java's
    * checkCompactRowIdExistence), and it must replace the files it overlaps (range check). */
@@ -189,17 +190,17 @@ static void test_checker_ranges(void) {
     c[0].file.first_row_id = 0;
     c[0].file.row_count = last;
     c[1].kind = c[2].kind = CP_FILE_KIND_DELETE;
-    CHECK_OK(cp_de_check_conflicts(t, snap, c, 3, -1, true, &arena, &err), &err);
+    CHECK_OK(cp_de_check_conflicts(t, snap, c, 3, -1, true, NULL, &arena, &err), &err);
     /* Without its DELETEs the old files overlap it. */
-    CHECK_ERR(cp_de_check_conflicts(t, snap, c, 1, -1, true, &arena, &err), PAIMON_ECONFLICT);
+    CHECK_ERR(cp_de_check_conflicts(t, snap, c, 1, -1, true, NULL, &arena, &err), PAIMON_ECONFLICT);
     CHECK_CONTAINS(err.message, "multiple 'MERGE INTO' and 'COMPACT' operations");
     /* Past the live ranges, or in another bucket: the ids are not there. */
     c[0].file.row_count = last + 1;
-    CHECK_ERR(cp_de_check_conflicts(t, snap, c, 3, -1, true, &arena, &err), PAIMON_ECONFLICT);
+    CHECK_ERR(cp_de_check_conflicts(t, snap, c, 3, -1, true, NULL, &arena, &err), PAIMON_ECONFLICT);
     CHECK_CONTAINS(err.message, "Row ID existence conflict: file 'data-compacted-0.parquet'");
     c[0].file.row_count = last;
     c[0].bucket = c[0].bucket + 1;
-    CHECK_ERR(cp_de_check_conflicts(t, snap, c, 3, -1, true, &arena, &err), PAIMON_ECONFLICT);
+    CHECK_ERR(cp_de_check_conflicts(t, snap, c, 3, -1, true, NULL, &arena, &err), PAIMON_ECONFLICT);
     CHECK_CONTAINS(err.message, "Row ID existence conflict: file 'data-compacted-0.parquet'");
   }
   /* §4.4 over files beyond nextRowId (not checked for existence): overlapping, different. */
@@ -210,18 +211,19 @@ static void test_checker_ranges(void) {
   two[1].file.file_name = "data-y.parquet";
   two[1].file.first_row_id = 6;
   two[1].file.row_count = 2;
-  CHECK_ERR(cp_de_check_conflicts(t, snap, two, 2, snap->id, false, &arena, &err),
+  CHECK_ERR(cp_de_check_conflicts(t, snap, two, 2, snap->id, false, NULL, &arena, &err),
             PAIMON_ECONFLICT);
   CHECK_STR(err.message, "For Data Evolution table, multiple 'MERGE INTO' and 'COMPACT' "
                          "operations have encountered conflicts, data files: [data-x.parquet "
                          "[5, 6], data-y.parquet [6, 7]]");
   /* Without a check snapshot §4.4 does not apply. */
-  CHECK_OK(cp_de_check_conflicts(t, snap, two, 2, -1, false, &arena, &err), &err);
+  CHECK_OK(cp_de_check_conflicts(t, snap, two, 2, -1, false, NULL, &arena, &err), &err);
   /* A DELETE that names the file with other row ids than it has now. */
   cp_manifest_entry del = files.items[1];
   del.kind = CP_FILE_KIND_DELETE;
   del.file.first_row_id = 7;
-  CHECK_ERR(cp_de_check_conflicts(t, snap, &del, 1, -1, false, &arena, &err), PAIMON_ECONFLICT);
+  CHECK_ERR(cp_de_check_conflicts(t, snap, &del, 1, -1, false, NULL, &arena, &err),
+            PAIMON_ECONFLICT);
   CHECK_CONTAINS(err.message, "Row ID existence conflict: DELETE for file '");
   CHECK_CONTAINS(err.message, "references firstRowId=7, rowCount=3 in bucket 0, but the current "
                               "file has firstRowId=2, rowCount=3.");
