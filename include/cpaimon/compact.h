@@ -14,10 +14,12 @@
  *
  * The result is one COMPACT snapshot, committed with Java's checks: every rewritten file must still
  * be live (else "File deletion conflicts detected! Give up committing."), the new files' ranges
- * must still exist, and overlapping files must share ranges (a concurrent MERGE INTO / UPDATE that
- * wrote partial files on the old boundaries is a conflict: "For Data Evolution table, multiple
- * 'MERGE INTO' and 'COMPACT' operations have encountered conflicts, ..."). A failed commit leaves
- * the table as it was and deletes the compaction's new files.
+ * must still exist, and overlapping files must share ranges. A concurrent MERGE INTO / UPDATE that
+ * wrote partial files on the old boundaries is rebased onto the compacted ranges in the same
+ * commit, as Spark's procedure does; where Spark refuses (deletion vectors, a schema change) the
+ * compaction fails with "For Data Evolution table, multiple 'MERGE INTO' and 'COMPACT' operations
+ * have encountered conflicts, ...". A failed commit leaves the table as it was and deletes the
+ * compaction's new files.
  *
  * Row-tracking tables without data evolution get Java's append compaction (AppendCompactCoordinator
  * + AppendCompactTask): per partition, files below target-file-size × compaction.small-file-ratio

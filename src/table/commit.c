@@ -218,7 +218,7 @@ typedef struct attempt {
   paimon_error *err;
   int64_t uncertain_id; /* publishing snapshot-<id> failed and its outcome is unknown (0: no) */
   char snapshot_uuid[37];
-  bool missing_row_ids; /* lost to "Row ID existence conflict: file ..." (rebase.h) */
+  cp_de_conflict conflict; /* which data-evolution check an ECONFLICT came from (rebase.h) */
 } attempt;
 
 static char *manifest_path(const attempt *a, const char *name) {
@@ -755,8 +755,8 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
   /* Data-evolution checks (data-evolution.md §4.2 items 2, 3, 5), on the unassigned entries. */
   if (overwrite || d->check_from_snapshot >= 0)
     CP_RETURN_IF_ERROR(cp_de_check_conflicts(t, latest, d->files.items, d->files.n,
-                                             d->check_from_snapshot, d->compact,
-                                             &a->missing_row_ids, &a->arena, a->err));
+                                             d->check_from_snapshot, d->compact, &a->conflict,
+                                             &a->arena, a->err));
 
   /* This attempt's own copy of the entries: row ids depend on L. */
   cp_manifest_entry *entries = cp_arena_alloc(&a->arena, (d->files.n + 1) * sizeof *entries);
@@ -1041,18 +1041,23 @@ static void backoff(int attempt_no) {
   nanosleep(&ts, NULL);
 }
 
-/* The rebases of one commit: each one's files replace entries of the delta before it. */
+/* The rebases of one commit (rebase.h): a staged update's files rewritten onto a compaction's
+ * groups (replacing entries of the delta), or a compaction's concurrent partial files rewritten
+ * onto its output (added to the original delta as compaction messages). */
 typedef struct rebases {
   cp_rebase *items;
   size_t n;
   delta cur; /* the delta after the last rebase */
 } rebases;
 
-/* Whether a commit that lost to a missing row-id range may be rebased (pypaimon: an APPEND
- * commit without changelog whose previous outcome is known; no deletion vectors). */
-static bool rebasable(const paimon_commit *c, const delta *d) {
-  return c->table->options.data_evolution && !c->overwrite.on && !c->as_latest && !d->compact &&
-         d->index_adds.n == 0 && d->index_deletes.n == 0;
+/* Whether a commit that lost to `kind` may be rebased: a staged update that lost to a missing
+ * row-id range (pypaimon: an APPEND commit without changelog whose previous outcome is known),
+ * or a compaction that lost to an update on the old group boundaries (Spark's compaction). */
+static bool rebasable(const paimon_commit *c, const delta *d, cp_de_conflict kind) {
+  if (!c->table->options.data_evolution || c->overwrite.on || c->as_latest) return false;
+  if (kind == CP_DE_CONFLICT_MISSING)
+    return !d->compact && d->index_adds.n == 0 && d->index_deletes.n == 0;
+  return kind == CP_DE_CONFLICT_RANGES && d->compact;
 }
 
 static bool replaced_by(const cp_rebase *r, const cp_manifest_entry *e) {
@@ -1061,16 +1066,21 @@ static bool replaced_by(const cp_rebase *r, const cp_manifest_entry *e) {
   return false;
 }
 
-/* Rebases `d` onto `latest` after the existence conflict now in err; on success rb->cur is the
- * new delta (entries of d not replaced, then the rewritten files) and *again tells to retry. */
-static int try_rebase(paimon_commit *c, const delta *d, const cp_snapshot *latest, rebases *rb,
-                      bool *again, paimon_error *err) {
+/* Rebases after the conflict now in err: `cur` (the delta as last attempted) for a staged update,
+ * `orig` (the compaction as planned) for a compaction. On success rb->cur is the new delta — the
+ * base's entries not replaced, then the rebase's ADDs and DELETEs — and *again tells to retry. */
+static int try_rebase(paimon_commit *c, const delta *orig, const delta *cur, cp_de_conflict kind,
+                      const cp_snapshot *latest, rebases *rb, bool *again, paimon_error *err) {
   *again = false;
   char conflict[PAIMON_ERROR_MESSAGE_SIZE];
   snprintf(conflict, sizeof conflict, "%s", err ? err->message : "");
+  const delta *d = kind == CP_DE_CONFLICT_RANGES ? orig : cur;
   cp_rebase r;
-  CP_RETURN_IF_ERROR(cp_rebase_staged(c->table, latest, d->files.items, d->files.n,
-                                      d->check_from_snapshot, conflict, &r, err));
+  CP_RETURN_IF_ERROR(
+      kind == CP_DE_CONFLICT_RANGES
+          ? cp_rebase_compaction(c->table, latest, d->files.items, d->files.n, &r, err)
+          : cp_rebase_staged(c->table, latest, d->files.items, d->files.n, d->check_from_snapshot,
+                             conflict, &r, err));
   if (!r.done) { /* given up: the original conflict stands */
     cp_rebase_free(&r);
     return paimon_error_set(err, PAIMON_ECONFLICT, "%s", conflict);
@@ -1085,17 +1095,20 @@ static int try_rebase(paimon_commit *c, const delta *d, const cp_snapshot *lates
   rb->items[rb->n++] = r;
   delta next = *d;
   memset(&next.files, 0, sizeof next.files);
-  next.check_from_snapshot = latest->id;
+  if (kind == CP_DE_CONFLICT_MISSING) next.check_from_snapshot = latest->id;
   int rc = PAIMON_OK;
   for (size_t i = 0; !rc && i < d->files.n; i++)
     if (!replaced_by(&r, &d->files.items[i]))
       rc = cp_entry_vec_push(&next.files, &d->files.items[i], err);
   for (size_t i = 0; !rc && i < r.msgs->n; i++) {
     const cp_commit_message *m = &r.msgs->items[i];
-    for (size_t j = 0; !rc && j < m->n_new; j++) {
-      cp_manifest_entry e = {CP_FILE_KIND_ADD, m->partition, m->bucket, m->total_buckets,
-                             m->new_files[j]};
-      rc = cp_entry_vec_push(&next.files, &e, err);
+    for (int k = 0; !rc && k < 2; k++) {
+      const cp_data_file_meta *f = k ? m->deleted_files : m->new_files;
+      for (size_t j = 0; !rc && j < (k ? m->n_deleted : m->n_new); j++) {
+        cp_manifest_entry e = {k ? CP_FILE_KIND_DELETE : CP_FILE_KIND_ADD, m->partition, m->bucket,
+                               m->total_buckets, f[j]};
+        rc = cp_entry_vec_push(&next.files, &e, err);
+      }
     }
   }
   if (rc) {
@@ -1108,23 +1121,40 @@ static int try_rebase(paimon_commit *c, const delta *d, const cp_snapshot *lates
   return PAIMON_OK;
 }
 
-/* After the loop: on success the files the rebases replaced (staged ones and earlier rewrites)
- * are referenced by nothing and deleted; on failure the rewrites are (unless the outcome of the
- * last attempt is unknown). */
+static bool added_in(const delta *d, const cp_manifest_entry *e) {
+  for (size_t j = 0; j < d->files.n; j++)
+    if (d->files.items[j].kind == CP_FILE_KIND_ADD &&
+        cp_manifest_entry_same_file(&d->files.items[j], e))
+      return true;
+  return false;
+}
+
+static void delete_data_file(paimon_commit *c, cp_bytes partition, int32_t bucket,
+                             const cp_data_file_meta *f) {
+  char *path = NULL;
+  if (cp_data_file_path(c->table, partition, bucket, f, &path, NULL) == 0)
+    cp_fs_delete(c->table->fs, path, NULL);
+  free(path);
+}
+
+/* After the loop: on success every file a rebase replaced or wrote that the committed delta does
+ * not add (staged files, earlier rewrites) is referenced by nothing and deleted; on failure the
+ * rewrites are (unless the outcome of the last attempt is unknown). */
 static void finish_rebases(paimon_commit *c, rebases *rb, bool committed, bool unknown) {
   for (size_t k = 0; k < rb->n; k++) {
     cp_rebase *r = &rb->items[k];
     if (committed) {
-      for (size_t i = 0; i < r->n_replaced; i++) {
-        bool live = false;
-        for (size_t j = 0; j < rb->cur.files.n && !live; j++)
-          live = rb->cur.files.items[j].kind == CP_FILE_KIND_ADD &&
-                 cp_manifest_entry_same_file(&rb->cur.files.items[j], &r->replaced[i]);
-        char *path = NULL;
-        if (!live && cp_data_file_path(c->table, r->replaced[i].partition, r->replaced[i].bucket,
-                                       &r->replaced[i].file, &path, NULL) == 0)
-          cp_fs_delete(c->table->fs, path, NULL);
-        free(path);
+      for (size_t i = 0; i < r->n_replaced; i++)
+        if (!added_in(&rb->cur, &r->replaced[i]))
+          delete_data_file(c, r->replaced[i].partition, r->replaced[i].bucket,
+                           &r->replaced[i].file);
+      for (size_t i = 0; i < r->msgs->n; i++) {
+        const cp_commit_message *m = &r->msgs->items[i];
+        for (size_t j = 0; j < m->n_new; j++) {
+          cp_manifest_entry e = {CP_FILE_KIND_ADD, m->partition, m->bucket, m->total_buckets,
+                                 m->new_files[j]};
+          if (!added_in(&rb->cur, &e)) delete_data_file(c, m->partition, m->bucket, &e.file);
+        }
       }
     } else if (!unknown) {
       cp_commit_messages_discard(c->table, r->msgs, NULL);
@@ -1189,8 +1219,8 @@ static int commit_loop(paimon_commit *c, const delta *d, paimon_error *err) {
       rc = c->as_latest ? try_commit_as_latest(&a, latest, &new_id)
                         : try_commit_once(&a, cur, latest, &new_id);
     bool again = false;
-    if (rc == PAIMON_ECONFLICT && a.missing_row_ids && latest && rebasable(c, cur))
-      rc = try_rebase(c, cur, latest, &rb, &again, err);
+    if (rc == PAIMON_ECONFLICT && latest && rebasable(c, cur, a.conflict))
+      rc = try_rebase(c, d, cur, a.conflict, latest, &rb, &again, err);
     cp_snapshot_free(latest);
     attempt_cleanup(&a, rc != PAIMON_OK && !a.uncertain_id);
     if (again) continue; /* counts as a retry, as in pypaimon */

@@ -104,7 +104,7 @@ static int check_deleted_files(const cp_entry_vec *base, const cp_manifest_entry
 }
 
 static int check_existence(const cp_entry_vec *base, const cp_snapshot *latest,
-                           const cp_manifest_entry *delta, size_t n, bool *missing,
+                           const cp_manifest_entry *delta, size_t n, cp_de_conflict *kind,
                            paimon_error *err) {
   CP_RETURN_IF_ERROR(check_deleted_files(base, delta, n, err));
   if (!latest->has_next_row_id) return PAIMON_OK;
@@ -129,7 +129,7 @@ static int check_existence(const cp_entry_vec *base, const cp_snapshot *latest,
                                : (r[k].from == want.from && r[k].to == want.to);
     if (!ok) {
       rc = existence_conflict(e, err);
-      if (missing) *missing = true;
+      if (kind) *kind = CP_DE_CONFLICT_MISSING;
     }
   }
   free(r);
@@ -409,9 +409,9 @@ int cp_de_check_logical(paimon_table *t, const cp_snapshot *latest, const cp_man
 
 int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
                           const cp_manifest_entry *delta, size_t n_delta,
-                          int64_t check_from_snapshot, bool compact, bool *missing, cp_arena *arena,
-                          paimon_error *err) {
-  if (missing) *missing = false;
+                          int64_t check_from_snapshot, bool compact, cp_de_conflict *kind,
+                          cp_arena *arena, paimon_error *err) {
+  if (kind) *kind = CP_DE_CONFLICT_OTHER;
   if (!t->options.data_evolution || !latest || n_delta == 0) return PAIMON_OK;
   cp_entry_vec all = {0}, base = {0}, live = {0};
   int rc = cp_snapshot_entries(t->fs, t->path, latest, NULL, false, arena, &all, err);
@@ -420,10 +420,13 @@ int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
       rc = cp_entry_vec_push(&base, &all.items[i], err);
   if (!rc)
     rc = compact ? check_compact_existence(&base, delta, n_delta, err)
-                 : check_existence(&base, latest, delta, n_delta, missing, err);
+                 : check_existence(&base, latest, delta, n_delta, kind, err);
   if (!rc && (check_from_snapshot >= 0 || compact)) {
     rc = merged_live(&base, delta, n_delta, &live, err);
-    if (!rc) rc = check_ranges(&live, err);
+    if (!rc) {
+      rc = check_ranges(&live, err);
+      if (rc == PAIMON_ECONFLICT && kind) *kind = CP_DE_CONFLICT_RANGES;
+    }
     if (!rc && !compact)
       rc = cp_de_check_logical(t, latest, delta, n_delta, check_from_snapshot, arena, err);
   }

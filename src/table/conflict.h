@@ -34,13 +34,20 @@
  * (Java's COMPACT kind; maintenance-and-blob.md §1.5) instead needs each added file's range inside
  * the adjacency-merged ranges of the live normal files of its partition and bucket (a concurrent
  * row-id reassignment must not be undone), and always gets the §4.4 range check; the §4.5 check
- * does not apply to it. Scratch memory in `arena`. Tables without data evolution pass. *missing
- * (may be NULL) tells whether the failure was an ADD whose range no current file has (the
- * "Row ID existence conflict: file ..." a concurrent compaction causes; rebase.h). */
+ * does not apply to it. Scratch memory in `arena`. Tables without data evolution pass. *kind
+ * (may be NULL) tells which check failed, for the rebases of rebase.h. */
+typedef enum {
+  CP_DE_CONFLICT_OTHER = 0,
+  CP_DE_CONFLICT_MISSING, /* an ADD whose range no current file has ("Row ID existence conflict:
+                           * file ..."), as after a concurrent compaction */
+  CP_DE_CONFLICT_RANGES   /* §4.4: overlapping files with different ranges ("multiple 'MERGE
+                           * INTO' and 'COMPACT' operations"), as a compaction after a concurrent
+                           * update */
+} cp_de_conflict;
 int cp_de_check_conflicts(paimon_table *t, const cp_snapshot *latest,
                           const cp_manifest_entry *delta, size_t n_delta,
-                          int64_t check_from_snapshot, bool compact, bool *missing, cp_arena *arena,
-                          paimon_error *err);
+                          int64_t check_from_snapshot, bool compact, cp_de_conflict *kind,
+                          cp_arena *arena, paimon_error *err);
 
 /* The §4.5 check alone (a no-op when check_from < 0 or latest is not newer). */
 int cp_de_check_logical(paimon_table *t, const cp_snapshot *latest, const cp_manifest_entry *delta,

@@ -15,6 +15,7 @@
 #include "table/commit_message.h"
 #include "table/conflict.h"
 #include "table/scan.h"
+#include "table/update_internal.h"
 #include "types/special_fields.h"
 
 #define OPT_MAX_SIZE "data-evolution.row-id-conflict-rewrite.max-size"
@@ -338,4 +339,237 @@ void cp_rebase_free(cp_rebase *r) {
   paimon_commit_messages_free(r->msgs);
   free(r->replaced);
   memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------ the compaction's side (§2.3) ------------------------------ */
+
+/* Deletes the new file of a message that could not be added. */
+static void delete_written(paimon_table *t, const cp_commit_message *m) {
+  char *path = NULL;
+  if (cp_data_file_path(t, m->partition, m->bucket, &m->new_files[0], &path, NULL) == 0)
+    cp_fs_delete(t->fs, path, NULL);
+  free(path);
+}
+
+/* A concurrent partial file and the compaction output range it lies in. */
+typedef struct concurrent {
+  const cp_manifest_entry *e;
+  size_t out; /* index of the first output with its range */
+} concurrent;
+
+static bool deletes(const cp_manifest_entry *delta, size_t n, const cp_manifest_entry *e) {
+  for (size_t i = 0; i < n; i++)
+    if (delta[i].kind == CP_FILE_KIND_DELETE && cp_manifest_entry_same_file(&delta[i], e))
+      return true;
+  return false;
+}
+
+static bool regular_partial(const cp_data_file_meta *f) {
+  if (!normal(f) || !f->has_file_source || f->file_source != CP_FILE_SOURCE_APPEND ||
+      !f->has_write_cols || f->write_cols.n == 0)
+    return false;
+  for (size_t i = 0; i < f->write_cols.n; i++)
+    if (cp_is_system_field_name(f->write_cols.items[i])) return false;
+  return true;
+}
+
+/* The concurrent files of the base over the outputs' ranges; *ok false when one of them (or the
+ * schema) rules the rebase out. */
+static int find_concurrent(const cp_snapshot *latest, const cp_manifest_entry *delta, size_t n,
+                           const cp_entry_vec *base, concurrent *out, size_t *n_out, bool *ok) {
+  *n_out = 0;
+  *ok = true;
+  for (size_t i = 0; i < base->n && *ok; i++) {
+    const cp_manifest_entry *b = &base->items[i];
+    /* Blob and vector files are not compacted: theirs are the groups' own. */
+    if (!normal(&b->file) || deletes(delta, n, b)) continue;
+    int64_t from = b->file.first_row_id, to = last_id(&b->file);
+    bool touches = false;
+    ptrdiff_t inside = -1;
+    for (size_t k = 0; k < n; k++) {
+      const cp_manifest_entry *o = &delta[k];
+      if (o->kind != CP_FILE_KIND_ADD || !normal(&o->file) || !same_bucket(o, b)) continue;
+      int64_t of = o->file.first_row_id, ot = last_id(&o->file);
+      if (ot < from || of > to) continue;
+      touches = true;
+      if (of <= from && to <= ot && inside < 0) inside = (ptrdiff_t)k;
+      if (o->file.schema_id != latest->schema_id) *ok = false; /* the schema changed since */
+    }
+    if (!touches) continue;
+    if (inside < 0 || !regular_partial(&b->file)) {
+      *ok = false;
+      break;
+    }
+    out[(*n_out)++] = (concurrent){b, (size_t)inside};
+  }
+  return PAIMON_OK;
+}
+
+/* The first row id of a split: its group's, or its one file's. */
+static int64_t split_start(const cp_split *s) {
+  return s->merged ? s->first_row_id : s->n_files ? s->files[0].file.first_row_id : -1;
+}
+
+/* Writes the current values of `names` over output `o`'s range (read from the latest snapshot's
+ * groups inside it) as one partial file; *ok false when those groups do not cover the range. */
+static int write_current(paimon_table *t, const paimon_plan *plan, const cp_manifest_entry *o,
+                         const char *const *names, size_t n_names, cp_arena *arena,
+                         cp_data_file_meta *meta, bool *ok, paimon_error *err) {
+  int64_t from = o->file.first_row_id, to = last_id(&o->file), rows = 0;
+  size_t *idx = calloc(plan->n_splits + 1, sizeof *idx), n = 0;
+  if (!idx) return CP_ENOMEM(err, "rebase");
+  for (size_t i = 0; i < plan->n_splits; i++) {
+    const cp_split *s = &plan->splits[i];
+    int64_t start = split_start(s);
+    if (s->bucket != o->bucket || s->partition.len != o->partition.len ||
+        (s->partition.len && memcmp(s->partition.data, o->partition.data, s->partition.len)) ||
+        start < from || start + s->row_count - 1 > to)
+      continue;
+    idx[n++] = i;
+    rows += s->row_count;
+  }
+  *ok = rows == o->file.row_count;
+  cp_type *row = NULL;
+  paimon_read_builder *rb = NULL;
+  struct ArrowArrayStream st;
+  memset(&st, 0, sizeof st);
+  cp_group_writer w;
+  memset(&w, 0, sizeof w);
+  int rc = PAIMON_OK;
+  if (*ok) {
+    for (size_t i = 1; i < n; i++) /* by range start; a few groups per output */
+      for (size_t j = i;
+           j > 0 && split_start(&plan->splits[idx[j - 1]]) > split_start(&plan->splits[idx[j]]);
+           j--) {
+        size_t tmp = idx[j];
+        idx[j] = idx[j - 1];
+        idx[j - 1] = tmp;
+      }
+    rc = cp_update_columns_row(t, names, n_names, &row, err);
+    if (!rc) rc = paimon_read_builder_new(&rb, t, err);
+    if (!rc) rc = paimon_read_builder_set_projection(rb, names, n_names, err);
+    if (!rc) {
+      cp_read_builder_ignore_deletion_vectors(rb);
+      rc = paimon_plan_read(rb, plan, idx, n, &st, err);
+    }
+    if (!rc)
+      rc = cp_group_writer_open(&w, t, row, false, o->partition, o->bucket, from, o->file.row_count,
+                                err);
+    while (!rc) {
+      struct ArrowArray batch;
+      memset(&batch, 0, sizeof batch);
+      rc = cp_stream_next(&st, &batch, err);
+      if (rc || !batch.release) break;
+      rc = cp_group_writer_write(&w, &batch, err);
+      batch.release(&batch);
+    }
+    if (!rc)
+      rc = cp_group_writer_finish(&w, arena, meta, err);
+    else
+      cp_group_writer_abort(&w);
+  }
+  if (st.release) st.release(&st);
+  paimon_read_builder_free(rb);
+  cp_type_free(row);
+  free(idx);
+  return rc;
+}
+
+/* The union of the current names of the files' columns, in table order. */
+static int union_names(paimon_table *t, const concurrent *c, size_t n, size_t out,
+                       const char **names, size_t *n_names, bool *ok, paimon_error *err) {
+  const cp_type *row = t->schema->row;
+  bool *want = calloc(row->n_fields + 1, sizeof *want);
+  if (!want) return CP_ENOMEM(err, "rebase");
+  int rc = PAIMON_OK;
+  *ok = true;
+  for (size_t i = 0; !rc && i < n && *ok; i++) {
+    if (c[i].out != out) continue;
+    const char **cols = calloc(c[i].e->file.write_cols.n + 1, sizeof *cols);
+    rc = cols ? current_names(t, &c[i].e->file, cols, ok, err) : CP_ENOMEM(err, "rebase");
+    for (size_t k = 0; !rc && *ok && k < c[i].e->file.write_cols.n; k++)
+      for (size_t f = 0; f < row->n_fields; f++)
+        if (strcmp(row->fields[f].name, cols[k]) == 0) want[f] = true;
+    free(cols);
+  }
+  *n_names = 0;
+  for (size_t f = 0; f < row->n_fields; f++)
+    if (want[f]) names[(*n_names)++] = row->fields[f].name;
+  free(want);
+  return rc;
+}
+
+static int rebase_outputs(paimon_table *t, const cp_snapshot *latest,
+                          const cp_manifest_entry *delta, size_t n, const concurrent *c, size_t nc,
+                          cp_rebase *r, paimon_error *err) {
+  paimon_plan *plan = NULL;
+  const char **names = calloc(t->schema->row->n_fields + 1, sizeof *names);
+  cp_data_file_meta *dels = calloc(nc + 1, sizeof *dels);
+  int rc = names && dels ? PAIMON_OK : CP_ENOMEM(err, "rebase");
+  if (!rc) rc = cp_plan_snapshot(t, latest, NULL, &plan, err);
+  if (!rc) rc = paimon_commit_messages_new(&r->msgs, err);
+  bool ok = true;
+  for (size_t o = 0; !rc && ok && o < n; o++) {
+    size_t n_del = 0, n_names = 0;
+    const cp_data_file_meta *out = &delta[o].file;
+    int64_t min_seq = out->min_sequence_number, max_seq = out->max_sequence_number;
+    for (size_t i = 0; i < nc; i++) {
+      if (c[i].out != o) continue;
+      dels[n_del++] = c[i].e->file;
+      if (c[i].e->file.min_sequence_number < min_seq) min_seq = c[i].e->file.min_sequence_number;
+      if (c[i].e->file.max_sequence_number > max_seq) max_seq = c[i].e->file.max_sequence_number;
+    }
+    if (n_del == 0) continue;
+    rc = union_names(t, c, nc, o, names, &n_names, &ok, err);
+    cp_data_file_meta meta;
+    if (!rc && ok)
+      rc = write_current(t, plan, &delta[o], names, n_names, &r->msgs->arena, &meta, &ok, err);
+    if (rc || !ok) break;
+    /* Newer than the compacted file and than the updates it replaces (Spark's rule). */
+    meta.min_sequence_number = min_seq;
+    meta.max_sequence_number = max_seq;
+    cp_commit_message m;
+    memset(&m, 0, sizeof m);
+    m.partition = delta[o].partition;
+    m.bucket = delta[o].bucket;
+    m.total_buckets = delta[o].total_buckets;
+    m.new_files = &meta;
+    m.n_new = 1;
+    m.deleted_files = dels;
+    m.n_deleted = n_del;
+    m.check_from_snapshot = -1;
+    m.compact = true;
+    rc = cp_commit_messages_add(r->msgs, &m, err);
+    if (rc) delete_written(t, &m);
+  }
+  if (!rc && ok) r->done = true;
+  if (rc || !ok) {
+    if (r->msgs) cp_commit_messages_discard(t, r->msgs, NULL);
+    paimon_commit_messages_free(r->msgs);
+    r->msgs = NULL;
+  }
+  paimon_plan_free(plan);
+  free(names);
+  free(dels);
+  return rc;
+}
+
+int cp_rebase_compaction(paimon_table *t, const cp_snapshot *latest, const cp_manifest_entry *delta,
+                         size_t n, cp_rebase *r, paimon_error *err) {
+  memset(r, 0, sizeof *r);
+  if (t->options.deletion_vectors) return PAIMON_OK; /* Spark gives up with DVs */
+  cp_arena arena = CP_ARENA_INIT;
+  cp_entry_vec base = {0};
+  concurrent *c = NULL;
+  size_t nc = 0;
+  bool ok = false;
+  int rc = cp_snapshot_entries(t->fs, t->path, latest, NULL, false, &arena, &base, err);
+  if (!rc && !(c = calloc(base.n + 1, sizeof *c))) rc = CP_ENOMEM(err, "rebase");
+  if (!rc) rc = find_concurrent(latest, delta, n, &base, c, &nc, &ok);
+  if (!rc && ok && nc) rc = rebase_outputs(t, latest, delta, n, c, nc, r, err);
+  if (rc) paimon_error_prefix(err, "rebasing the compaction of table %s", t->full_name);
+  free(c);
+  cp_entry_vec_free(&base);
+  cp_arena_free(&arena);
+  return rc;
 }

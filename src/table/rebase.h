@@ -50,6 +50,18 @@ int cp_rebase_staged(paimon_table *t, const cp_snapshot *latest, const cp_manife
                      size_t n, int64_t check_from, const char *conflict, cp_rebase *r,
                      paimon_error *err);
 
+/* Spark's DataEvolutionCompactMergeConflictRewriter (§2.3): a compaction (`delta`: its outputs
+ * and inputs) that lost the §4.4 range check to an update committed on the old group boundaries
+ * after it was planned. Every live file overlapping an output range that the compaction does not
+ * replace must be a regular partial file (APPEND, its own columns) inside one output range; for
+ * each output with such files, the current values of their columns over its range are written as
+ * one partial file aligned to it (sequence range: that of the output and the files together, so
+ * the update stays newer than the compacted data), in a compaction message that also deletes
+ * them. Given up (r->done false, nothing written) with deletion vectors, a schema change since the
+ * compaction's files were written, or any other file over the ranges. */
+int cp_rebase_compaction(paimon_table *t, const cp_snapshot *latest, const cp_manifest_entry *delta,
+                         size_t n, cp_rebase *r, paimon_error *err);
+
 void cp_rebase_free(cp_rebase *r);
 
 #endif

@@ -5,7 +5,11 @@ the updater (its RowIdConflictRewriter) and with cpaimon ends in the same rows, 
 _SEQUENCE_NUMBER; Java Paimon 1.4.2 compacting in between (pypaimon's e2e
 test_compact_conflict_shard_update) works the same; Java and pypaimon read what cpaimon commits.
 What is refused stays refused with pypaimon's messages: a concurrent update of the same column
-(before or after the compaction), the max-size bound, deletion vectors."""
+(before or after the compaction), the max-size bound, deletion vectors.
+
+The other direction (Spark's DataEvolutionCompactMergeConflictRewriter): an update committed on
+the old group boundaries after a compaction was planned is rebased onto the compaction's ranges
+when the compaction commits; refused with deletion vectors or after a schema change."""
 import shutil
 
 import pyarrow as pa
@@ -175,3 +179,57 @@ def test_refusals_keep_the_existence_conflict(tmp_path, run_cli, case):
             assert "Automatic" not in str(e.value)
         assert read(cpaimon, wh) == state
         check_clean(run_cli, wh)
+
+
+@pytest.mark.parametrize("updater", ["cpaimon", "pypaimon"])
+def test_compaction_rebases_a_concurrent_update(tmp_path, run_cli, java, updater):  # noqa: F811
+    """Spark's "rebase data evolution compact after operation-less partial update": the
+    compaction, planned first, commits after an update of two columns in two old groups; the
+    update is kept, newer than the compacted data, and everyone reads the same."""
+    lib = cpaimon if updater == "cpaimon" else pypaimon
+    wh = tmp_path / "wh"
+    build(run_cli, wh)
+    t = table(cpaimon, wh)
+    planned = t.compact(options={"compaction.min.file-num": "2"}, commit=False)
+    assert planned.tasks == 1
+    commit(*stage(lib, wh, ["age"], [1, 6], [[11, 66]]))
+    commit(*stage(lib, wh, ["name"], [6], [["late"]]))
+    t.new_batch_write_builder().new_commit().commit(planned.messages)
+    rows = read(cpaimon, wh)
+    by_row = {r[3]: r for r in rows}
+    assert by_row[1][2] == 11 and by_row[6][2] == 66 and by_row[6][1] == "late"
+    assert {r[4] for r in rows} == {6}  # the later update (snapshot 6), newer than the compacted 4
+    assert "COMPACT" in sql(run_cli, wh, "SELECT commit_kind FROM db.`t$snapshots`")
+    assert read(pypaimon, wh) == rows and java_read(java, wh) == rows
+    files = sql(run_cli, wh, "SELECT first_row_id, record_count, write_cols FROM db.`t$files`")
+    assert files.count("|           0|           8|") == 2, files  # compacted + rebased
+    check_clean(run_cli, wh)
+    # Later updates and compactions go on as usual.
+    commit(*stage(cpaimon, wh, ["age"], [0], [[1]]))
+    t = table(cpaimon, wh)
+    t.compact(options={"compaction.min.file-num": "2"})
+    assert {r[3]: r[2] for r in read(cpaimon, wh)}[0] == 1
+    check_clean(run_cli, wh)
+
+
+@pytest.mark.parametrize("case", ["schema-change", "deletion-vectors"])
+def test_compaction_rebase_refused(tmp_path, run_cli, case):
+    """Spark's "reject data evolution compact rebase after schema evolution", and deletion
+    vectors: the compaction loses with the range conflict, its files are gone, the update stays."""
+    wh = tmp_path / "wh"
+    build(run_cli, wh, ", 'deletion-vectors.enabled' = 'true'" if case == "deletion-vectors"
+          else "")
+    t = table(cpaimon, wh)
+    planned = t.compact(options={"compaction.min.file-num": "2"}, commit=False)
+    if case == "schema-change":
+        sql(run_cli, wh, "ALTER TABLE db.t ADD COLUMNS (e INT)")
+    sql(run_cli, wh, "UPDATE db.t SET age = 99 WHERE id = 3")
+    state = read(cpaimon, wh)
+    c = t.new_batch_write_builder().new_commit()
+    with pytest.raises(Exception, match="multiple 'MERGE INTO' and 'COMPACT' operations have "
+                                        "encountered conflicts"):
+        c.commit(planned.messages)
+    c.abort(planned.messages)
+    assert read(cpaimon, wh) == state
+    assert {r[0]: r[2] for r in state}[3] == 99
+    check_clean(run_cli, wh)

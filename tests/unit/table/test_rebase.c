@@ -3,7 +3,8 @@
  * with both kept; the logical conflict is never hidden (same column updated before or after the
  * compaction); what pypaimon gives up on keeps the original conflict (deletion vectors, rows
  * removed, max-size); files are cleaned up on both outcomes; an I/O failure at every step of a
- * rebasing commit leaves the table as it was. pypaimon and Java read rebased tables in
+ * rebasing commit leaves the table as it was; the compaction's side (§2.3) under the same
+ * failures. pypaimon and Java read rebased tables in
  * tests/python/test_rebase.py. */
 #include "base/fs.h"
 #include "cpaimon/compact.h"
@@ -204,6 +205,52 @@ static void test_crash_at_each_step(void) {
   CHECK(cases > 20);
 }
 
+/* The compaction's side: an update committed between planning and committing a compaction is
+ * rebased onto it; an I/O failure at every step of that commit leaves the table as it was (or
+ * compacted) and no rewritten file behind, and committing again succeeds. */
+static void test_compaction_side_crash(void) {
+  static const cp_fs_op ops[] = {CP_FS_OP_OPEN_READ, CP_FS_OP_READ,  CP_FS_OP_CREATE,
+                                 CP_FS_OP_WRITE,     CP_FS_OP_FSYNC, CP_FS_OP_CLOSE,
+                                 CP_FS_OP_RENAME,    CP_FS_OP_LIST};
+  const char *want = "1|10\n2|20\n3|31\n4|40\n5|50\n6|60";
+  const char *keys[] = {"compaction.min.file-num"}, *values[] = {"2"};
+  paimon_compact_options o = {NULL, keys, values, 1};
+  paimon_error err;
+  int cases = 0;
+  for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+    for (int nth = 1; nth < 100; nth++) {
+      char ident[48];
+      snprintf(ident, sizeof ident, "db.ccrash%zu_%d", k, nth);
+      paimon_table *t = three_groups(ident, NULL);
+      paimon_commit_messages *a = NULL;
+      paimon_compact_result r;
+      CHECK_OK(paimon_commit_messages_new(&a, &err), &err);
+      CHECK_OK(paimon_table_compact_prepare(t, &o, a, &r, &err), &err);
+      commit_msgs(t, staged(t, AGE, AGE_ROW, "2,31"));
+      int files = count_data_files(t); /* with the compaction's file */
+      int64_t snap = latest_snapshot(t);
+      uint64_t before = cp_fs_op_count(t->fs, ops[k]);
+      cp_fs_inject_fault(t->fs, ops[k], nth, PAIMON_EIO);
+      int rc = commit_err(t, a, &err);
+      bool hit = cp_fs_op_count(t->fs, ops[k]) - before >= (uint64_t)nth;
+      cp_fs_inject_fault(t->fs, ops[k], 0, 0);
+      CHECK_READ(t, "id,age", want);
+      if (rc && latest_snapshot(t) == snap) {
+        CHECK_INT(count_data_files(t), files);
+        CHECK_OK(commit_err(t, a, &err), &err);
+      }
+      CHECK_INT(latest_snapshot(t), snap + 1);
+      CHECK_INT(count_data_files(t), files + 1); /* the rebased file */
+      CHECK_READ(t, "id,age", want);
+      paimon_commit_messages_free(a);
+      paimon_table_free(t);
+      cases++;
+      if (!hit) break;
+    }
+  }
+  CHECK(cases > 20);
+}
+
 int main(void) {
   setup_catalog("rebase");
   RUN(test_rebased_after_compaction);
@@ -212,6 +259,7 @@ int main(void) {
   RUN(test_given_up);
   RUN(test_several_staged_files);
   RUN(test_crash_at_each_step);
+  RUN(test_compaction_side_crash);
   teardown_catalog();
   TEST_MAIN_END();
 }
