@@ -15,7 +15,11 @@
 #include "cpaimon/compact.h"
 #include "cpaimon/history.h"
 #include "cpaimon/predicate.h"
+#include "expr/predicate.h"
+#include "sql/bind_internal.h"
 #include "sql/exec.h"
+#include "sql/parser.h"
+#include "sql/rel.h"
 #include "sql/result_table.h"
 #include "table/system_table.h"
 #include "table/table.h"
@@ -239,9 +243,47 @@ static int remove_orphan_files(cp_sql_session *s, paimon_table *t, const call_ar
   return result_row(names, v, 2, out, err);
 }
 
+/* Spark's `where => 'dt = ...'` of compact: a SQL condition over the table's columns (parsed and
+ * bound as WHERE is), as an unbound predicate; the compaction accepts only partition keys. */
+static int where_predicate(paimon_table *t, const char *text, paimon_predicate **out,
+                           paimon_error *err) {
+  *out = NULL;
+  const cp_type *row = t->schema->row;
+  cp_rel_col *cols = calloc(row->n_fields + 1, sizeof *cols);
+  if (!cols) return CP_ENOMEM(err, "CALL");
+  int rc = PAIMON_OK;
+  size_t n = 0;
+  for (; !rc && n < row->n_fields; n++) {
+    cols[n].name = strdup(row->fields[n].name);
+    if (!cols[n].name) rc = CP_ENOMEM(err, "CALL");
+    if (!rc) rc = cp_type_copy(&cols[n].type, row->fields[n].type, err);
+  }
+  cp_sql_stmt *owner = NULL;
+  cp_sql_expr *e = NULL;
+  cp_sql_scope scope;
+  memset(&scope, 0, sizeof scope);
+  cp_expr *bound = NULL, *unbound = NULL;
+  if (!rc) rc = cp_sql_parse_expr(text, strlen(text), &owner, &e, err);
+  if (!rc) rc = cp_sql_scope_init(&scope, cols, n, "WHERE", err);
+  if (!rc) rc = cp_sql_bind_predicate(&scope, e, &bound, err);
+  if (!rc) rc = cp_sql_convert(&scope, e, &unbound, err);
+  if (!rc) {
+    rc = cp_predicate_wrap(out, unbound, err);
+    unbound = NULL;
+  }
+  if (rc) paimon_error_prefix(err, "compact: where '%s'", text);
+  cp_expr_free(bound);
+  cp_expr_free(unbound);
+  cp_sql_scope_free(&scope);
+  cp_sql_stmt_free(owner);
+  cp_rel_cols_free(cols, n);
+  return rc;
+}
+
 /* compact(table, partitions, compact_strategy, order_strategy, order_by, options, where): the
- * compaction of compact.h. Spark's `options` is "k1=v1,k2=v2". Sorting and `where` are not
- * supported (Java refuses sorting on data-evolution tables too). */
+ * compaction of compact.h. Spark's `options` is "k1=v1,k2=v2"; `where` is a condition on
+ * partition keys, `partitions` a list of their values (not both, as Spark). Sorting is not
+ * supported (Java refuses it on data-evolution tables too). */
 static int compact(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sql_result *out,
                    paimon_error *err) {
   if (a->text[3] && *a->text[3] && strcasecmp(a->text[3], "none") != 0) {
@@ -252,10 +294,9 @@ static int compact(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sq
                             "supported yet",
                             a->text[3], t->full_name);
   }
-  if (a->text[6] && *a->text[6])
-    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "compact: the where argument is not supported; name the partitions "
-                            "with partitions => 'key=value,...'");
+  bool where = a->text[6] && *a->text[6], partitions = a->text[1] && *a->text[1];
+  if (where && partitions)
+    return paimon_error_set(err, PAIMON_EINVAL, "partitions and where cannot be used together.");
   if (a->text[2] && *a->text[2] && strcasecmp(a->text[2], "full") != 0 &&
       strcasecmp(a->text[2], "minor") != 0)
     return paimon_error_set(err, PAIMON_EINVAL,
@@ -263,8 +304,8 @@ static int compact(cp_sql_session *s, paimon_table *t, const call_args *a, cp_sq
                             "configured.",
                             a->text[2]);
   paimon_predicate *pred = NULL;
-  if (a->text[1] && *a->text[1])
-    CP_RETURN_IF_ERROR(paimon_predicate_partitions(a->text[1], &pred, err));
+  if (partitions) CP_RETURN_IF_ERROR(paimon_predicate_partitions(a->text[1], &pred, err));
+  if (where) CP_RETURN_IF_ERROR(where_predicate(t, a->text[6], &pred, err));
   char *opts = a->text[5] ? strdup(a->text[5]) : NULL, *save = NULL;
   const char *keys[64], *values[64];
   size_t n = 0;

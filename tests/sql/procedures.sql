@@ -56,5 +56,16 @@ SELECT first_row_id, record_count, min_sequence_number, max_sequence_number, fil
 SELECT commit_kind, next_row_id FROM `ap$snapshots` ORDER BY snapshot_id;
 SELECT id, v, _ROW_ID, _SEQUENCE_NUMBER FROM ap ORDER BY id;
 CALL sys.compact(table => 'ap', order_strategy => 'zorder', order_by => 'id');
+CREATE TABLE pt (id INT, dt STRING) PARTITIONED BY (dt) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO pt VALUES (1, 'a');
+INSERT INTO pt VALUES (2, 'a');
+INSERT INTO pt VALUES (3, 'b');
+INSERT INTO pt VALUES (4, 'b');
+CALL sys.compact(table => 'pt', where => 'dt = ''a'' OR dt IS NULL', options => 'compaction.min.file-num=2');
+SELECT partition, record_count, file_source FROM `pt$files` ORDER BY partition;
+CALL sys.compact(table => 'pt', where => 'dt = ''b''', partitions => 'dt=b');
+CALL sys.compact(table => 'pt', where => 'dt = ');
+CALL sys.compact(table => 'pt', where => 'nope = 1');
+CALL sys.compact(table => 'pt', where => 'id = 1 AND dt = ''b''');
 CREATE TABLE plain (id INT);
 CALL sys.compact(table => 'plain');
