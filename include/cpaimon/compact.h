@@ -31,7 +31,7 @@
  * 2.1 ignores physical row ids and reads NULL _ROW_ID from such files.)
  *
  * Tables without row tracking are EUNSUPPORTED for now, as are tables whose file.format is not
- * parquet and tables committed through a REST catalog server.
+ * parquet. Tables of a REST catalog commit the COMPACT snapshot through the server.
  */
 #ifndef CPAIMON_COMPACT_H
 #define CPAIMON_COMPACT_H

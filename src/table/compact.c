@@ -372,11 +372,6 @@ static int run_task(executor *x, const task *k, paimon_commit_messages *out,
 /* ------------------------------------ entry points ------------------------------------ */
 
 static int check_table(paimon_table *t, paimon_error *err) {
-  if (t->rest_commit)
-    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "compaction of table %s: tables committed through the REST catalog "
-                            "server are not supported yet",
-                            t->full_name);
   if (!t->options.row_tracking)
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "compaction of table %s: only tables with row tracking "
