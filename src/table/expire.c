@@ -173,6 +173,28 @@ static int tag_files(expirer *x, const cp_snapshot *tag, cp_name_set *out, paimo
   return rc;
 }
 
+/* Deletes a data file and its extra files (e.g. file indexes, beside it). */
+static int delete_entry_files(expirer *x, const cp_manifest_entry *e, paimon_error *err) {
+  char *path = NULL;
+  int rc = cp_data_file_path(x->t, e->partition, e->bucket, &e->file, &path, err);
+  if (!rc) rc = delete_quietly(x, path, &x->res->data_files, err);
+  for (size_t k = 0; !rc && k < e->file.extra_files.n; k++) {
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t len = dir + strlen(e->file.extra_files.items[k]) + 1;
+    char *extra = malloc(len);
+    if (!extra) {
+      rc = CP_ENOMEM(err, "path");
+      break;
+    }
+    snprintf(extra, len, "%.*s%s", (int)dir, path, e->file.extra_files.items[k]);
+    rc = delete_quietly(x, extra, &x->res->data_files, err);
+    free(extra);
+  }
+  free(path);
+  return rc;
+}
+
 /* SnapshotDeletion.cleanUnusedDataFiles for snapshot `s`: the files its commit deleted (and their
  * extra files), unless the latest tag before it still holds them. */
 static int delete_data_files(expirer *x, const cp_snapshot *s, const cp_name_set *skip,
@@ -205,24 +227,7 @@ static int delete_data_files(expirer *x, const cp_snapshot *s, const cp_name_set
     char key[512];
     cp_manifest_entry_key(e, key, sizeof key);
     if (cp_name_set_has(skip, key, e->file.file_name)) continue;
-    char *path = NULL;
-    rc = cp_data_file_path(x->t, e->partition, e->bucket, &e->file, &path, err);
-    if (!rc) rc = delete_quietly(x, path, &x->res->data_files, err);
-    /* Extra files (e.g. file indexes) sit beside the data file. */
-    for (size_t k = 0; !rc && k < e->file.extra_files.n; k++) {
-      const char *slash = strrchr(path, '/');
-      size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-      size_t len = dir + strlen(e->file.extra_files.items[k]) + 1;
-      char *extra = malloc(len);
-      if (!extra) {
-        rc = CP_ENOMEM(err, "path");
-        break;
-      }
-      snprintf(extra, len, "%.*s%s", (int)dir, path, e->file.extra_files.items[k]);
-      rc = delete_quietly(x, extra, &x->res->data_files, err);
-      free(extra);
-    }
-    free(path);
+    rc = delete_entry_files(x, e, err);
   }
   free(marked);
   cp_entry_vec_free(&delta);
@@ -423,4 +428,42 @@ int cp_table_expire_after_commit(paimon_table *t, int64_t committed) {
   paimon_error err;
   /* Another writer may have committed since: expiring from `committed` only retains more. */
   return expire(t, NULL, committed, NULL, &err);
+}
+
+/* ---- deleting a tag (Java's TagManager.deleteTag + TagDeletion) ---------------------------- */
+
+int cp_tag_clean_files(paimon_table *t, const cp_snapshot *tagged, const cp_snapshot *left,
+                       const cp_snapshot *right, paimon_error *err) {
+  paimon_expire_result res;
+  memset(&res, 0, sizeof res);
+  expirer x = {t, &res, CP_ARENA_INIT};
+  const cp_snapshot *neighbours[2] = {left, right};
+  /* Data files: the tag's live files that neither neighbour holds. A skip set that cannot be
+   * built skips this step (Java logs and goes on), as does a tag whose manifests are gone. */
+  cp_name_set skip = {0};
+  int rc = PAIMON_OK, built = PAIMON_OK;
+  for (int i = 0; !built && i < 2; i++)
+    if (neighbours[i]) built = tag_files(&x, neighbours[i], &skip, err);
+  cp_entry_vec live = {0};
+  if (!built)
+    built = cp_snapshot_entries(t->fs, t->path, tagged, NULL, false, &x.arena, &live, err);
+  if (built) paimon_error_clear(err);
+  for (size_t i = 0; !built && !rc && i < live.n; i++) {
+    char key[512];
+    cp_manifest_entry_key(&live.items[i], key, sizeof key);
+    if (!cp_name_set_has(&skip, key, live.items[i].file.file_name))
+      rc = delete_entry_files(&x, &live.items[i], err);
+  }
+  cp_entry_vec_free(&live);
+  cp_name_set_free(&skip);
+  /* Manifests, manifest lists, index manifest and index files the neighbours do not use. */
+  cp_name_set keep = {0};
+  built = PAIMON_OK;
+  for (int i = 0; !rc && !built && i < 2; i++)
+    if (neighbours[i]) built = metadata_files(&x, neighbours[i], false, &keep, err);
+  if (built) paimon_error_clear(err);
+  if (!rc && !built) rc = delete_metadata(&x, tagged, &keep, err);
+  cp_name_set_free(&keep);
+  cp_arena_free(&x.arena);
+  return rc;
 }

@@ -372,18 +372,63 @@ int paimon_table_replace_tag(paimon_table *t, const char *name, int64_t snapshot
   return write_tag(t, name, snapshot_id, time_retained_millis, "replace", err);
 }
 
+/* The neighbours TagDeletion keeps the files of: the previous tagged snapshot, and the earliest
+ * snapshot or the next tagged one, whichever is older (`tags` sorted by snapshot, the deleted
+ * tag still listed). */
+static int tag_neighbours(paimon_table *t, const paimon_tag_list *tags, int64_t id,
+                          cp_snapshot **left, cp_snapshot **right, paimon_error *err) {
+  *left = *right = NULL;
+  const paimon_tag *prev = NULL, *next = NULL;
+  for (size_t i = 0; i < tags->count; i++) {
+    if (tags->items[i].snapshot_id < id) prev = &tags->items[i];
+    if (tags->items[i].snapshot_id > id && !next) next = &tags->items[i];
+  }
+  if (prev) CP_RETURN_IF_ERROR(cp_tag_load(t, prev->name, left, NULL, err));
+  int64_t earliest = 0;
+  bool has = false;
+  CP_RETURN_IF_ERROR(cp_snapshot_earliest_id(t->fs, t->path, &earliest, &has, err));
+  if (next && (!has || next->snapshot_id < earliest))
+    return cp_tag_load(t, next->name, right, NULL, err);
+  if (has) return cp_snapshot_load(t->fs, t->path, earliest, right, err);
+  return PAIMON_OK;
+}
+
 int paimon_table_delete_tag(paimon_table *t, const char *name, bool *existed, paimon_error *err) {
   if (existed) *existed = false;
   CP_RETURN_IF_ERROR(refuse_rest(t, "tags", err));
   if (blank(name)) return paimon_error_set(err, PAIMON_EINVAL, "Tag name shouldn't be blank.");
   char *p = tag_path(t, name);
   if (!p) return CP_ENOMEM(err, "path");
-  bool exists;
+  bool exists = false, snapshot_lives = true;
+  cp_snapshot *tagged = NULL, *left = NULL, *right = NULL;
+  paimon_tag_list tags = {0};
   int rc = cp_fs_file_exists(t->fs, p, &exists, err);
+  /* A tag whose snapshot is expired may hold the last reference to files (Java's TagDeletion):
+   * the tags are listed before the tag file goes, as Java does. An unreadable tag file is only
+   * deleted. */
+  if (!rc && exists && cp_tag_load(t, name, &tagged, NULL, err) == 0)
+    rc = cp_snapshot_exists(t->fs, t->path, tagged->id, &snapshot_lives, err);
+  else if (!rc && exists)
+    paimon_error_clear(err);
+  if (!rc && tagged && !snapshot_lives) rc = paimon_table_list_tags(t, &tags, err);
   if (!rc && exists) {
     rc = cp_fs_delete(t->fs, p, err);
     if (!rc && existed) *existed = true;
   }
+  size_t sharing = 0;
+  for (size_t i = 0; tagged && i < tags.count; i++)
+    if (tags.items[i].snapshot_id == tagged->id) sharing++;
+  if (!rc && tagged && !snapshot_lives && sharing == 1) {
+    rc = tag_neighbours(t, &tags, tagged->id, &left, &right, err);
+    if (!rc) rc = cp_tag_clean_files(t, tagged, left, right, err);
+    if (rc)
+      paimon_error_prefix(err, "tag '%s' of table %s was deleted, but cleaning its files failed",
+                          name, t->full_name);
+  }
+  cp_snapshot_free(tagged);
+  cp_snapshot_free(left);
+  cp_snapshot_free(right);
+  paimon_tag_list_free(&tags);
   free(p);
   return rc;
 }
@@ -435,7 +480,15 @@ static int clean_larger_than(paimon_table *t, int64_t target, paimon_error *err)
   int rc = PAIMON_OK;
   for (size_t i = tags.count; !rc && i-- > 0;) {
     if (tags.items[i].snapshot_id <= target) break;
-    rc = paimon_table_delete_tag(t, tags.items[i].name, NULL, err);
+    /* The tag file only, as Java's RollbackHelper.cleanTags: no TagDeletion here, the files of
+     * the discarded history become orphans. */
+    char *p = tag_path(t, tags.items[i].name);
+    rc = p ? cp_fs_delete(t->fs, p, err) : CP_ENOMEM(err, "path");
+    if (rc == PAIMON_ENOTFOUND) {
+      paimon_error_clear(err);
+      rc = PAIMON_OK;
+    }
+    free(p);
   }
   paimon_tag_list_free(&tags);
   return rc;

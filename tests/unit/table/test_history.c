@@ -264,6 +264,54 @@ static void test_expire_crash_at_each_step(void) {
   CHECK(cases > 20);
 }
 
+/* Deleting tags whose snapshots were expired (Java's TagDeletion) with an I/O failure at every
+ * step: the other tags and the retained snapshots read as before whatever failed, and deleting
+ * again finishes. Tags on snapshots 2 (a), 4 (b) and 5 (c); 1..5 expired; b then a deleted. */
+static void test_tag_delete_crash_at_each_step(void) {
+  static const cp_fs_op ops[] = {CP_FS_OP_DELETE, CP_FS_OP_OPEN_READ, CP_FS_OP_READ, CP_FS_OP_LIST,
+                                 CP_FS_OP_STAT};
+  paimon_error err;
+  int cases = 0;
+  for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+    for (int nth = 1; nth < 200; nth++) {
+      char name[32];
+      snprintf(name, sizeof name, "tcrash%zu_%d", o, nth);
+      paimon_table *t = three_snapshots(name);                          /* snapshots 1..3 */
+      overwrite_rows(t, 10, 3);                                         /* 4: replaces every file */
+      commit_rows(t, "ROW<id BIGINT NOT NULL, v STRING>", 20, 1, text); /* 5 */
+      overwrite_rows(t, 30, 2);                                         /* 6 */
+      commit_rows(t, "ROW<id BIGINT NOT NULL, v STRING>", 40, 1, text); /* 7 */
+      CHECK_OK(paimon_table_create_tag(t, "a", 2, 0, false, &err), &err);
+      CHECK_OK(paimon_table_create_tag(t, "b", 4, 0, false, &err), &err);
+      CHECK_OK(paimon_table_create_tag(t, "c", 5, 0, false, &err), &err);
+      paimon_expire_options opt = {
+          .retain_max = 2, .retain_min = 2, .older_than_millis = INT64_MAX / 2};
+      CHECK_OK(paimon_table_expire_snapshots(t, &opt, NULL, &err), &err);
+      uint64_t before = cp_fs_op_count(t->fs, ops[o]);
+      cp_fs_inject_fault(t->fs, ops[o], nth, PAIMON_EIO);
+      bool existed = false;
+      int rc = paimon_table_delete_tag(t, "b", &existed, &err);
+      if (!rc) rc = paimon_table_delete_tag(t, "a", &existed, &err);
+      bool hit = cp_fs_op_count(t->fs, ops[o]) - before >= (uint64_t)nth;
+      cp_fs_inject_fault(t->fs, ops[o], 0, 0);
+      CHECK_INT(rows_at_tag(t, "c"), 4);
+      CHECK_INT(rows_at(t, 6), 2);
+      CHECK_INT(rows_at(t, 0), 3);
+      CHECK_OK(paimon_table_delete_tag(t, "b", NULL, &err), &err);
+      CHECK_OK(paimon_table_delete_tag(t, "a", NULL, &err), &err);
+      CHECK_INT(rows_at_tag(t, "c"), 4);
+      CHECK_INT(rows_at(t, 0), 3);
+      CHECK_OK(paimon_table_delete_tag(t, "c", NULL, &err), &err);
+      CHECK_INT(rows_at(t, 6), 2);
+      CHECK_INT(rows_at(t, 0), 3);
+      paimon_table_free(t);
+      cases++;
+      if (!hit) break;
+    }
+  }
+  CHECK(cases > 20);
+}
+
 /* An aborted write's file is an orphan; committed files, the snapshot files and the hints are
  * not; a cut-off in the future is refused; a dry run deletes nothing. */
 static void test_orphans(void) {
@@ -304,6 +352,7 @@ int main(void) {
   RUN(test_timestamps);
   RUN(test_durations);
   RUN(test_expire_crash_at_each_step);
+  RUN(test_tag_delete_crash_at_each_step);
   RUN(test_orphans);
   paimon_catalog_free(cat);
   TEST_MAIN_END();
