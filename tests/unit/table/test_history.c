@@ -345,6 +345,53 @@ static void test_orphans(void) {
   paimon_table_free(t);
 }
 
+/* Every I/O call of an orphan-file removal fails in turn: every snapshot and tag reads as before
+ * whatever failed (nothing referenced is deleted), and the next removal takes the orphans. */
+static void test_orphans_crash_at_each_step(void) {
+  static const cp_fs_op ops[] = {CP_FS_OP_LIST, CP_FS_OP_STAT, CP_FS_OP_OPEN_READ, CP_FS_OP_READ,
+                                 CP_FS_OP_DELETE};
+  paimon_error err;
+  int cases = 0;
+  for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+    for (int nth = 1; nth < 300; nth++) {
+      char name[32];
+      snprintf(name, sizeof name, "ocrash%zu_%d", o, nth);
+      paimon_table *t = three_snapshots(name);
+      overwrite_rows(t, 10, 3); /* 4: the old files live on in 1..3 and in tag "old" */
+      CHECK_OK(paimon_table_create_tag(t, "old", 2, 0, false, &err), &err);
+      struct ArrowSchema schema;
+      struct ArrowArray array;
+      rows_batch("ROW<id BIGINT NOT NULL, v STRING>", 50, 2, text, &schema, &array);
+      paimon_commit_messages *a1 = write_arrow(t, &schema, &array); /* orphans */
+      paimon_commit_messages *a2 = write_arrow(t, &schema, &array);
+      schema.release(&schema);
+      array.release(&array);
+      usleep(2000);
+      int64_t now = cp_now_millis();
+      paimon_orphan_result r;
+      uint64_t before = cp_fs_op_count(t->fs, ops[o]);
+      cp_fs_inject_fault(t->fs, ops[o], nth, PAIMON_EIO);
+      paimon_table_remove_orphan_files(t, now, false, &r, NULL, &err); /* fails, or tolerates */
+      bool hit = cp_fs_op_count(t->fs, ops[o]) - before >= (uint64_t)nth;
+      cp_fs_inject_fault(t->fs, ops[o], 0, 0);
+      for (int64_t id = 1; id <= 3; id++) CHECK(rows_at(t, id) > 0);
+      CHECK_INT(rows_at(t, 0), 3);
+      CHECK_INT(rows_at_tag(t, "old"), 3);
+      CHECK_OK(paimon_table_remove_orphan_files(t, now, false, &r, NULL, &err), &err);
+      CHECK_OK(paimon_table_remove_orphan_files(t, now, false, &r, NULL, &err), &err);
+      CHECK_INT(r.files, 0);
+      CHECK_INT(rows_at(t, 1), 2);
+      CHECK_INT(rows_at_tag(t, "old"), 3);
+      paimon_commit_messages_free(a1);
+      paimon_commit_messages_free(a2);
+      paimon_table_free(t);
+      cases++;
+      if (!hit) break;
+    }
+  }
+  CHECK(cases > 10);
+}
+
 int main(void) {
   if (!(cat = temp_catalog("history"))) return 1;
   RUN(test_tags);
@@ -353,6 +400,7 @@ int main(void) {
   RUN(test_durations);
   RUN(test_expire_crash_at_each_step);
   RUN(test_tag_delete_crash_at_each_step);
+  RUN(test_orphans_crash_at_each_step);
   RUN(test_orphans);
   paimon_catalog_free(cat);
   TEST_MAIN_END();
