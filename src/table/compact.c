@@ -39,6 +39,7 @@
 #define OPT_OPEN_FILE_COST "source.split.open-file-cost"
 #define OPT_MIN_FILE_NUM "compaction.min.file-num"
 #define OPT_REWRITE_ROW_IDS "data-evolution.compaction.rewrite-row-ids"
+#define OPT_BLOB_COMPACTION "blob-compaction.enabled"
 #define OPT_SMALL_FILE_RATIO "compaction.small-file-ratio"
 #define OPT_DELETE_RATIO "compaction.delete-ratio-threshold"
 #define OPT_FILE_NUM_LIMIT "compaction.file-num-limit"
@@ -60,7 +61,13 @@ static int read_cfg(paimon_table *t, const paimon_compact_options *o, cp_compact
     rc = cp_options_memory_size(&opts, CP_OPT_TARGET_FILE_SIZE, 256LL << 20, &cfg->target, err);
   if (!rc) rc = cp_options_memory_size(&opts, OPT_OPEN_FILE_COST, 4LL << 20, &cfg->open_cost, err);
   if (!rc) rc = cp_options_int64(&opts, OPT_MIN_FILE_NUM, 5, &cfg->min_files, err);
+  bool blobs = false;
   if (!rc) rc = cp_options_bool(&opts, OPT_REWRITE_ROW_IDS, false, &rewrite, err);
+  if (!rc) rc = cp_options_bool(&opts, OPT_BLOB_COMPACTION, false, &blobs, err);
+  if (!rc && blobs)
+    rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                          "'" OPT_BLOB_COMPACTION "' = 'true' is not supported yet: compaction "
+                          "leaves .blob files as they are (Java's default)");
   if (!rc) rc = cp_options_double(&opts, OPT_SMALL_FILE_RATIO, 0.7, &cfg->small_file_ratio, err);
   if (!rc) rc = cp_options_double(&opts, OPT_DELETE_RATIO, 0.2, &cfg->delete_ratio, err);
   if (!rc) rc = cp_options_int64(&opts, OPT_FILE_NUM_LIMIT, 100000, &cfg->file_num_limit, err);

@@ -253,23 +253,35 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
   cp_pq_column_request *req = calloc(s->n_cols + 1, sizeof *req);
   int rc =
       (order && s->parts && s->sources && part_of_file && req) ? PAIMON_OK : CP_ENOMEM(err, "read");
-  for (size_t i = 0; !rc && i < nf; i++) {
-    order[i] = &sp->files[i];
+  /* Blob and vector-store files hold only their dedicated columns: they are skipped unless one of
+   * those is asked for (which cpaimon cannot read yet); the normal files align by position. */
+  const cp_data_file_meta *first = NULL, *dedicated = NULL;
+  size_t n_normal = 0;
+  for (size_t i = 0; !rc && i < sp->n_files; i++) {
     const cp_data_file_meta *f = &sp->files[i].file;
-    if (cp_data_file_is_blob(f) || cp_data_file_is_vector_store(f))
-      rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "reading blob / vector-store file %s is not supported yet",
-                            f->file_name);
-    else if (f->first_row_id != sp->files[0].file.first_row_id)
+    if (cp_data_file_is_blob(f) || cp_data_file_is_vector_store(f)) {
+      dedicated = f;
+      continue;
+    }
+    if (!first) first = f;
+    order[n_normal++] = &sp->files[i];
+    if (f->first_row_id != first->first_row_id)
       rc = paimon_error_set(err, PAIMON_ECORRUPT,
                             "All files in a field merge split should have the same first row id "
                             "and could not be null. (%s)",
                             f->file_name);
-    else if (f->row_count != sp->files[0].file.row_count)
+    else if (f->row_count != first->row_count)
       rc = paimon_error_set(err, PAIMON_ECORRUPT,
                             "All files in a field merge split should have the same row count. (%s)",
                             f->file_name);
   }
+  nf = n_normal;
+  if (!rc && nf == 0)
+    rc =
+        paimon_error_set(err, PAIMON_ECORRUPT,
+                         "row-id group at %" PRId64 " has no data file besides blob / vector-store "
+                         "files (%s)",
+                         sp->first_row_id, dedicated ? dedicated->file_name : "");
   if (!rc) qsort(order, nf, sizeof *order, cmp_seq_desc);
   /* Assign columns to files, then open each contributing file once with its columns. */
   size_t *assigned = calloc(s->n_cols + 1, sizeof *assigned); /* file index + 1, 0 = none */
@@ -290,6 +302,17 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
         assigned[i] = k + 1;
         best = seq;
       }
+    }
+    for (size_t k = 0; !rc && !assigned[i] && k < sp->n_files; k++) {
+      const cp_data_file_meta *f = &sp->files[k].file;
+      const char *name = NULL;
+      if (!cp_data_file_is_blob(f) && !cp_data_file_is_vector_store(f)) continue;
+      rc = file_column_name(s, f, s->cols[i].field.id, &name, err);
+      if (!rc && name)
+        rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                              "reading column %s from blob / vector-store file %s is not "
+                              "supported yet",
+                              s->cols[i].field.name, f->file_name);
     }
     if (!rc && !assigned[i] && !s->cols[i].field.type->nullable)
       rc = paimon_error_set(err, PAIMON_ECORRUPT,
