@@ -21,6 +21,10 @@ seed_dir() {
     fuzz_reader|fuzz_metadata|fuzz_encoding)
       [ -d "$testdata/parquet-testing" ] &&
         find "$testdata/parquet-testing" -name '*.parquet' -size -64k -exec cp -n {} "$dir" \; ;;
+    fuzz_blob_file)
+      # The spec's worked example (rows "hi", NULL, ""), and an empty file of no rows.
+      printf '\xcf\x11\x4e\x58hi\x12\0\0\0\0\0\0\0\xdf\xb7\x35\x3b\xcf\x11\x4e\x58\x10\0\0\0\0\0\0\0\x53\x7f\xdf\x03\x24\x25\x22\x03\0\0\0\x01' >"$dir/example"
+      printf '\0\0\0\0\x01' >"$dir/empty" ;;
     fuzz_avro_container)
       cp -n tests/unit/avro/*.avro "$dir" 2>/dev/null || true ;;
     fuzz_sql_parse)

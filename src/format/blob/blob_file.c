@@ -1,0 +1,163 @@
+/* Reading `.blob` files (blob_file.h). */
+#include "format/blob/blob_file.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/status.h"
+
+#define FOOTER 5      /* index_len i32 + version u8 */
+#define MIN_RECORD 16 /* magic + rec_len + crc with an empty payload */
+#define FIRST_READ 65536
+
+static int corrupt(const char *name, paimon_error *err, const char *what) {
+  return paimon_error_set(err, PAIMON_ECORRUPT, "Corrupt blob file %s: %s", name, what);
+}
+
+static int64_t zigzag_decode(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+/* One LEB128 varint of up to 64 bits from [*p, end). */
+static bool read_varint(const uint8_t **p, const uint8_t *end, uint64_t *out) {
+  uint64_t v = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (*p >= end) return false;
+    uint8_t b = *(*p)++;
+    if (shift == 63 && (b & 0x7e)) return false; /* more than 64 bits */
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) {
+      *out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+void cp_blob_index_free(cp_blob_index *ix) {
+  free(ix->kinds);
+  free(ix->offsets);
+  free(ix->lengths);
+  memset(ix, 0, sizeof *ix);
+}
+
+int cp_blob_index_parse(const uint8_t *tail, size_t tail_len, uint64_t file_size, const char *name,
+                        cp_blob_index *out, size_t *need, paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  *need = 0;
+  if (file_size < FOOTER || tail_len < FOOTER || tail_len > file_size)
+    return corrupt(name, err, "shorter than its 5-byte footer");
+  const uint8_t *foot = tail + tail_len - FOOTER;
+  if (foot[4] != CP_BLOB_VERSION)
+    return paimon_error_set(err, PAIMON_ECORRUPT, "Unsupported version: %u (blob file %s)", foot[4],
+                            name);
+  int32_t index_len = (int32_t)((uint32_t)foot[0] | (uint32_t)foot[1] << 8 |
+                                (uint32_t)foot[2] << 16 | (uint32_t)foot[3] << 24);
+  if (index_len < 0 || (uint64_t)index_len > file_size - FOOTER)
+    return corrupt(name, err, "index length out of range");
+  if ((size_t)index_len + FOOTER > tail_len) {
+    *need = (size_t)index_len + FOOTER;
+    return PAIMON_OK;
+  }
+  const uint8_t *p = foot - index_len, *end = foot;
+  uint64_t data_size = file_size - FOOTER - (uint64_t)index_len;
+  /* Each row takes at least one index byte. */
+  size_t cap = (size_t)index_len + 1;
+  out->kinds = malloc(cap);
+  out->offsets = malloc(cap * sizeof *out->offsets);
+  out->lengths = malloc(cap * sizeof *out->lengths);
+  if (!out->kinds || !out->offsets || !out->lengths) {
+    cp_blob_index_free(out);
+    return CP_ENOMEM(err, "blob index");
+  }
+  int64_t prev = 0, offset = 0;
+  int rc = PAIMON_OK;
+  for (int64_t row = 0; p < end; row++) {
+    uint64_t raw;
+    if (!read_varint(&p, end, &raw)) {
+      rc = corrupt(name, err, "truncated or overlong varint in the index");
+      break;
+    }
+    int64_t delta = zigzag_decode(raw), len;
+    if (row == 0)
+      len = delta;
+    else if (__builtin_add_overflow(prev, delta, &len)) {
+      rc = corrupt(name, err, "record length overflows");
+      break;
+    }
+    prev = len;
+    if (len == -1 || len == -2) {
+      out->kinds[row] = len == -1 ? CP_BLOB_NULL : CP_BLOB_PLACEHOLDER;
+      out->offsets[row] = out->lengths[row] = 0;
+    } else if (len < MIN_RECORD || (uint64_t)len > data_size - (uint64_t)offset) {
+      rc = corrupt(name, err, "a record length is out of range");
+      break;
+    } else {
+      out->kinds[row] = CP_BLOB_VALUE;
+      out->offsets[row] = offset + 4;
+      out->lengths[row] = len - MIN_RECORD;
+      offset += len;
+    }
+    out->n_rows = row + 1;
+  }
+  if (!rc && (uint64_t)offset != data_size)
+    rc = corrupt(name, err, "record lengths do not add up to the data size");
+  if (rc) cp_blob_index_free(out);
+  return rc;
+}
+
+struct cp_blob_file {
+  cp_rfile *file;
+  char *path;
+  cp_blob_index index;
+};
+
+int cp_blob_file_open(cp_fs *fs, const char *path, cp_blob_file **out, paimon_error *err) {
+  *out = NULL;
+  cp_blob_file *f = calloc(1, sizeof *f);
+  if (!f || !(f->path = strdup(path))) {
+    free(f);
+    return CP_ENOMEM(err, "blob file");
+  }
+  int rc = cp_fs_open_read(fs, path, &f->file, err);
+  uint64_t size = rc ? 0 : cp_rfile_size(f->file);
+  size_t want = size < FIRST_READ ? (size_t)size : FIRST_READ, need = 0;
+  uint8_t *tail = NULL;
+  for (int attempt = 0; !rc && attempt < 2; attempt++) {
+    free(tail);
+    tail = malloc(want + 1);
+    if (!tail) {
+      rc = CP_ENOMEM(err, "blob file");
+      break;
+    }
+    if (want >= FOOTER) rc = cp_rfile_read_at(f->file, size - want, tail, want, err);
+    if (!rc) rc = cp_blob_index_parse(tail, want, size, path, &f->index, &need, err);
+    if (rc || !need) break;
+    want = need;
+  }
+  if (!rc && need) rc = corrupt(path, err, "index length out of range");
+  free(tail);
+  if (rc) {
+    cp_blob_file_free(f);
+    return rc;
+  }
+  *out = f;
+  return PAIMON_OK;
+}
+
+const cp_blob_index *cp_blob_file_index(const cp_blob_file *f) { return &f->index; }
+
+const char *cp_blob_file_path(const cp_blob_file *f) { return f->path; }
+
+int cp_blob_file_read(cp_blob_file *f, int64_t offset, void *dst, size_t len, paimon_error *err) {
+  if (len == 0) return PAIMON_OK;
+  return cp_rfile_read_at(f->file, (uint64_t)offset, dst, len, err);
+}
+
+void cp_blob_file_free(cp_blob_file *f) {
+  if (!f) return;
+  if (f->file) cp_rfile_close(f->file);
+  cp_blob_index_free(&f->index);
+  free(f->path);
+  free(f);
+}

@@ -1,0 +1,57 @@
+/*
+ * Paimon `.blob` files (spec/maintenance-and-blob.md §5.3; Java BlobFormatWriter / BlobFileMeta,
+ * pypaimon format_blob_reader.py): one BLOB field per file, one record per non-null row,
+ *
+ *   record   = magic u32 (0x584E11CF) | payload | rec_len i64 (= 4 + n + 8 + 4) | crc32 u32
+ *   trailer  = index (delta + zigzag + LEB128 varints of each row's rec_len, -1 NULL, -2
+ *              placeholder) | index_len i32 | version u8 (= 1)
+ *
+ * all little-endian. The reader reads the trailer once (the last bytes of the file, one ranged
+ * read for the index) and then each payload with one ranged read of its own bytes; records are
+ * located by the running sum of the lengths. As Java and pypaimon, neither the magic nor the CRC
+ * is checked when a payload is read (their CRCs differ: §5.3); the index is validated in full.
+ */
+#ifndef CP_FORMAT_BLOB_FILE_H
+#define CP_FORMAT_BLOB_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/fs.h"
+#include "cpaimon/error.h"
+
+#define CP_BLOB_MAGIC 0x584E11CFu
+#define CP_BLOB_VERSION 1
+
+/* What a row of a `.blob` file holds. */
+typedef enum { CP_BLOB_VALUE = 0, CP_BLOB_NULL = 1, CP_BLOB_PLACEHOLDER = 2 } cp_blob_kind;
+
+/* The index of a `.blob` file: per row its kind and payload range. */
+typedef struct cp_blob_index {
+  int64_t n_rows;
+  uint8_t *kinds;   /* cp_blob_kind per row */
+  int64_t *offsets; /* payload start per row (values only) */
+  int64_t *lengths; /* payload length per row (values only) */
+} cp_blob_index;
+
+/* Parses the trailer of a file of `file_size` bytes: `tail` holds its last `tail_len` bytes
+ * (at least the 5-byte footer; more saves a read). When the index is not all inside `tail`,
+ * *need is set to the number of last bytes required and nothing else is done (call again with
+ * that many). Errors (ECORRUPT) name `name`: "Unsupported version", index length out of range,
+ * bad varints, a record length below 16 or past the data, lengths not summing to the data size. */
+int cp_blob_index_parse(const uint8_t *tail, size_t tail_len, uint64_t file_size, const char *name,
+                        cp_blob_index *out, size_t *need, paimon_error *err);
+void cp_blob_index_free(cp_blob_index *ix);
+
+typedef struct cp_blob_file cp_blob_file;
+
+/* Opens `path` and reads its index (one read of the last 64 KiB, a second one only for a larger
+ * index). */
+int cp_blob_file_open(cp_fs *fs, const char *path, cp_blob_file **out, paimon_error *err);
+const cp_blob_index *cp_blob_file_index(const cp_blob_file *f);
+const char *cp_blob_file_path(const cp_blob_file *f);
+/* Reads bytes [offset, offset + len) of the file (a payload, or a span of several). */
+int cp_blob_file_read(cp_blob_file *f, int64_t offset, void *dst, size_t len, paimon_error *err);
+void cp_blob_file_free(cp_blob_file *f);
+
+#endif
