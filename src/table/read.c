@@ -30,12 +30,14 @@
 #include <string.h>
 #include <unistd.h>
 #include "arrow/array.h"
+#include "arrow/bitmap.h"
 #include "arrow/ops.h"
 #include "arrow/schema.h"
 #include "arrow/stream.h"
 #include "base/status.h"
 #include "expr/expr.h"
 #include "expr/predicate.h"
+#include "format/blob/blob_file.h"
 #include "format/parquet/reader.h"
 #include "table/dv.h"
 #include "table/read_internal.h"
@@ -47,11 +49,11 @@
 /* ------------------------------------ split reading ------------------------------------ */
 
 /* Where an output column comes from in the current split. */
-enum { SRC_FILE, SRC_NULL, SRC_ROW_ID, SRC_SEQ };
+enum { SRC_FILE, SRC_NULL, SRC_ROW_ID, SRC_SEQ, SRC_BLOB };
 
 typedef struct col_source {
   int kind;
-  size_t part;  /* SRC_FILE: which open file */
+  size_t part;  /* SRC_FILE: which open file; SRC_BLOB: which blob column */
   size_t child; /* SRC_FILE: child of that file's batch */
 } col_source;
 
@@ -60,6 +62,15 @@ typedef struct file_part {
   int64_t phys_row_id; /* child index of a physical _ROW_ID, or -1 */
   int64_t phys_seq;    /* child index of a physical _SEQUENCE_NUMBER, or -1 */
 } file_part;
+
+/* A BLOB column of a data-evolution group, read from the field's `.blob` files (spec/maintenance-
+ * and-blob.md §5.6): newest first; a row takes the value of the newest file that covers it with a
+ * value or NULL (a placeholder defers to older files). */
+typedef struct blob_col {
+  cp_blob_file **files;
+  int64_t *first; /* first row id of each file */
+  size_t n_files;
+} blob_col;
 
 typedef struct read_state {
   paimon_table *t;
@@ -77,6 +88,8 @@ typedef struct read_state {
   file_part *parts;
   size_t n_parts;
   col_source *sources;
+  blob_col *blobs; /* SRC_BLOB columns of the open split */
+  size_t n_blobs;
   int64_t position, rows_total; /* rows produced so far / rows of the split */
   bool has_first_row_id;
   int64_t first_row_id, max_seq;
@@ -90,6 +103,14 @@ static void close_split(read_state *s) {
   cp_dv_free(s->dv);
   s->dv = NULL;
   for (size_t i = 0; i < s->n_parts; i++) cp_pq_reader_free(s->parts[i].reader);
+  for (size_t i = 0; i < s->n_blobs; i++) {
+    for (size_t k = 0; k < s->blobs[i].n_files; k++) cp_blob_file_free(s->blobs[i].files[k]);
+    free(s->blobs[i].files);
+    free(s->blobs[i].first);
+  }
+  free(s->blobs);
+  s->blobs = NULL;
+  s->n_blobs = 0;
   free(s->parts);
   free(s->sources);
   s->parts = NULL;
@@ -243,6 +264,155 @@ static int cmp_seq_desc(const void *x, const void *y) {
   return a < b ? -1 : a > b; /* stable: manifest order */
 }
 
+static int cmp_blob_seq_desc(const void *x, const void *y) {
+  const cp_manifest_entry *a = *(cp_manifest_entry *const *)x, *b = *(cp_manifest_entry *const *)y;
+  if (a->file.max_sequence_number != b->file.max_sequence_number)
+    return a->file.max_sequence_number > b->file.max_sequence_number ? -1 : 1;
+  if (a->file.first_row_id != b->file.first_row_id)
+    return a->file.first_row_id < b->file.first_row_id ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+/* Output column `col` from the group's `.blob` files holding its field, when there are any
+ * (sources[col] becomes SRC_BLOB); vector-store columns are not supported yet. */
+static int open_blob_col(read_state *s, const cp_split *sp, size_t col, paimon_error *err) {
+  const cp_manifest_entry **mine = calloc(sp->n_files + 1, sizeof *mine);
+  if (!mine) return CP_ENOMEM(err, "read");
+  size_t n = 0;
+  int rc = PAIMON_OK;
+  for (size_t k = 0; !rc && k < sp->n_files; k++) {
+    const cp_data_file_meta *f = &sp->files[k].file;
+    if (!cp_data_file_is_blob(f) && !cp_data_file_is_vector_store(f)) continue;
+    const char *name = NULL;
+    rc = file_column_name(s, f, s->cols[col].field.id, &name, err);
+    if (!rc && name && cp_data_file_is_vector_store(f))
+      rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "reading column %s from vector-store file %s is not supported yet",
+                            s->cols[col].field.name, f->file_name);
+    if (!rc && name && !f->has_first_row_id)
+      rc = paimon_error_set(err, PAIMON_ECORRUPT, "blob file %s has no first row id", f->file_name);
+    if (!rc && name) mine[n++] = &sp->files[k];
+  }
+  blob_col *grown = n && !rc ? realloc(s->blobs, (s->n_blobs + 1) * sizeof *grown) : NULL;
+  if (n && !rc && !grown) rc = CP_ENOMEM(err, "read");
+  if (!rc && n) {
+    s->blobs = grown;
+    blob_col *b = &s->blobs[s->n_blobs++];
+    memset(b, 0, sizeof *b);
+    qsort(mine, n, sizeof *mine, cmp_blob_seq_desc);
+    b->files = calloc(n, sizeof *b->files);
+    b->first = calloc(n, sizeof *b->first);
+    if (!b->files || !b->first) rc = CP_ENOMEM(err, "read");
+    for (size_t k = 0; !rc && k < n; k++) {
+      char *path = NULL;
+      rc = cp_data_file_path(s->t, mine[k]->partition, mine[k]->bucket, &mine[k]->file, &path, err);
+      if (!rc) rc = cp_blob_file_open(s->t->fs, path, &b->files[k], err);
+      if (!rc) {
+        b->first[k] = mine[k]->file.first_row_id;
+        b->n_files = k + 1;
+        if (cp_blob_file_index(b->files[k])->n_rows != mine[k]->file.row_count)
+          rc = paimon_error_set(
+              err, PAIMON_ECORRUPT,
+              "blob file %s has %" PRId64 " rows but its manifest entry says %" PRId64, path,
+              cp_blob_file_index(b->files[k])->n_rows, mine[k]->file.row_count);
+      }
+      free(path);
+    }
+    s->sources[col] = (col_source){SRC_BLOB, s->n_blobs - 1, 0};
+  }
+  free(mine);
+  return rc;
+}
+
+/* Rows [row_id, row_id + n) of a BLOB column as a large_binary array: for each row the newest
+ * file's value or NULL (placeholders fall through to older files). Payloads of neighbouring rows
+ * of one file are fetched with one ranged read of the span they lie in. */
+static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t n,
+                       struct ArrowArray *out, paimon_error *err) {
+  typedef struct pick {
+    int32_t file; /* -1: NULL */
+    int64_t offset, length;
+  } pick;
+  pick *picks = malloc((size_t)(n + 1) * sizeof *picks);
+  if (!picks) return CP_ENOMEM(err, "read");
+  int rc = PAIMON_OK;
+  int64_t total = 0, nulls = 0;
+  for (int64_t r = 0; !rc && r < n; r++) {
+    int64_t id = row_id + r;
+    bool found = false;
+    for (size_t k = 0; k < b->n_files && !found; k++) {
+      const cp_blob_index *ix = cp_blob_file_index(b->files[k]);
+      int64_t at = id - b->first[k];
+      if (at < 0 || at >= ix->n_rows || ix->kinds[at] == CP_BLOB_PLACEHOLDER) continue;
+      found = true;
+      if (ix->kinds[at] == CP_BLOB_NULL) {
+        picks[r] = (pick){-1, 0, 0};
+        nulls++;
+      } else {
+        picks[r] = (pick){(int32_t)k, ix->offsets[at], ix->lengths[at]};
+        total += ix->lengths[at];
+      }
+    }
+    if (!found)
+      rc = paimon_error_set(
+          err, PAIMON_ECORRUPT,
+          "All blob files at the same row id store a placeholder. (row id %" PRId64 ", %s)", id,
+          cp_blob_file_path(b->files[0]));
+  }
+  int64_t *offsets = NULL;
+  uint8_t *valid = NULL, *data = NULL;
+  if (!rc) rc = cp_array_init(out, 3, 0, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)&offsets, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 2, total, (void **)&data, err);
+  uint8_t *span = NULL;
+  size_t span_cap = 0;
+  int64_t pos = 0;
+  for (int64_t r = 0; !rc && r < n;) {
+    offsets[r] = pos;
+    if (picks[r].file < 0) {
+      r++;
+      continue;
+    }
+    /* A run of rows from the same file whose payloads are close (a record's framing apart). */
+    int64_t end = r + 1, from = picks[r].offset, to = picks[r].offset + picks[r].length;
+    while (end < n && picks[end].file == picks[r].file && picks[end].offset >= to &&
+           picks[end].offset - to <= 4096 &&
+           picks[end].offset + picks[end].length - from <= (64 << 20)) {
+      to = picks[end].offset + picks[end].length;
+      end++;
+    }
+    size_t len = (size_t)(to - from);
+    if (len > span_cap) {
+      uint8_t *grown = realloc(span, len);
+      if (!grown) {
+        rc = CP_ENOMEM(err, "read");
+        break;
+      }
+      span = grown;
+      span_cap = len;
+    }
+    rc = cp_blob_file_read(b->files[picks[r].file], from, span, len, err);
+    for (int64_t k = r; !rc && k < end; k++) {
+      offsets[k] = pos;
+      cp_bit_set(valid, k);
+      memcpy(data + pos, span + (picks[k].offset - from), (size_t)picks[k].length);
+      pos += picks[k].length;
+    }
+    r = end;
+  }
+  if (!rc) {
+    offsets[n] = pos;
+    out->length = n;
+    out->null_count = nulls;
+  } else if (out->release) {
+    out->release(out);
+  }
+  free(span);
+  free(picks);
+  return rc;
+}
+
 /* A data-evolution group: newest file first; each column from the first file holding it. */
 static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
   size_t nf = sp->n_files;
@@ -303,18 +473,8 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
         best = seq;
       }
     }
-    for (size_t k = 0; !rc && !assigned[i] && k < sp->n_files; k++) {
-      const cp_data_file_meta *f = &sp->files[k].file;
-      const char *name = NULL;
-      if (!cp_data_file_is_blob(f) && !cp_data_file_is_vector_store(f)) continue;
-      rc = file_column_name(s, f, s->cols[i].field.id, &name, err);
-      if (!rc && name)
-        rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                              "reading column %s from blob / vector-store file %s is not "
-                              "supported yet",
-                              s->cols[i].field.name, f->file_name);
-    }
-    if (!rc && !assigned[i] && !s->cols[i].field.type->nullable)
+    if (!rc && !assigned[i] && dedicated) rc = open_blob_col(s, sp, i, err);
+    if (!rc && !assigned[i] && s->sources[i].kind != SRC_BLOB && !s->cols[i].field.type->nullable)
       rc = paimon_error_set(err, PAIMON_ECORRUPT,
                             "Field %s is not null but can't find any file contains it.",
                             s->cols[i].field.name);
@@ -426,6 +586,8 @@ static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, pa
                             err);
       } else if (src->kind == SRC_NULL) {
         rc = null_column(s->schema.children[i], n, child, err);
+      } else if (src->kind == SRC_BLOB) {
+        rc = blob_column(s, &s->blobs[src->part], s->first_row_id + s->position, n, child, err);
       } else if (src->kind == SRC_ROW_ID) {
         if (!s->has_first_row_id && (s->n_parts == 0 || s->parts[0].phys_row_id < 0))
           rc = paimon_error_set(err, PAIMON_ECORRUPT,
