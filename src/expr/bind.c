@@ -588,7 +588,9 @@ static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
   }
   case CP_FUNC_LENGTH:
   case CP_FUNC_SUBSTRING:
-    if (!pending(args[0]) && cp_type_is_binary(args[0]->type))
+    /* BLOB values are bytes too: length() counts them, as Spark's on the BINARY it reads. */
+    if (!pending(args[0]) &&
+        (cp_type_is_binary(args[0]->type) || args[0]->type->kind == CP_TYPE_BLOB))
       result = CP_TYPE_VARBINARY;
     else
       rc = to_string_operand(&args[0], err);
