@@ -17,7 +17,9 @@
 #include "base/time.h"
 #include "base/uuid.h"
 #include "cpaimon/write.h"
+#include "format/blob/blob_file.h"
 #include "format/parquet/writer.h"
+#include "meta/options.h"
 #include "meta/binary_row.h"
 #include "table/commit_message.h"
 #include "table/paths.h"
@@ -25,6 +27,17 @@
 #include "table/table.h"
 #include "types/datum_arrow.h"
 #include "types/type_arrow.h"
+
+/* The open `.blob` file of one BLOB field of a partition, and its finished files not yet placed
+ * after their normal file. */
+typedef struct blob_out {
+  cp_wfile *file;
+  cp_blob_writer *w;
+  char *path;
+  const char *name;
+  cp_data_file_meta *pending;
+  size_t n_pending, cap_pending;
+} blob_out;
 
 /* One partition's open file and the files it has finished. */
 typedef struct partition_writer {
@@ -39,6 +52,7 @@ typedef struct partition_writer {
   size_t n_done, cap_done;
   int file_counter; /* the next file's number in this partition (Java's and pypaimon's names) */
   int64_t rows;     /* rows in the open file */
+  blob_out *blobs;  /* one per BLOB field of the write (spec/maintenance-and-blob.md §5.5) */
 } partition_writer;
 
 struct paimon_write {
@@ -49,6 +63,13 @@ struct paimon_write {
   size_t *part_index;             /* partition key i -> index in write_row */
   size_t n_part;
   cp_pq_writer_options pq_opts;
+  /* BLOB fields go to `.blob` files, the others to the Parquet file (normal_row). */
+  size_t *blob_idx; /* indexes in write_row */
+  size_t n_blob;
+  size_t *normal_idx;
+  cp_type *normal_row;
+  struct ArrowSchema normal_arrow;
+  int64_t blob_target; /* blob.target-file-size */
   char uuid[37];
   partition_writer *writers;
   size_t n_writers;
@@ -103,6 +124,57 @@ static int resolve_partitions(paimon_write *w, paimon_error *err) {
   return PAIMON_OK;
 }
 
+/* The BLOB fields of the write: stored in `.blob` files (descriptor and view fields, stored inline,
+ * are not supported yet); the Parquet file holds the other write columns. */
+static int split_blob_fields(paimon_write *w, paimon_error *err) {
+  const cp_type *row = w->write_row;
+  size_t n = row->n_fields;
+  for (size_t i = 0; i < n; i++)
+    if (row->fields[i].type->kind == CP_TYPE_BLOB) w->n_blob++;
+  if (!w->n_blob) return PAIMON_OK;
+  const cp_options *o = &w->table->schema->options;
+  static const char *const inline_keys[] = {"blob-descriptor-field",
+                                            "blob.stored-descriptor-fields", "blob-view-field"};
+  for (size_t k = 0; k < 3; k++)
+    if (cp_options_get(o, inline_keys[k]))
+      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                              "table %s: writing BLOB columns stored inline ('%s') is not "
+                              "supported yet",
+                              w->table->full_name, inline_keys[k]);
+  if (w->n_blob == n)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "table %s: a write of BLOB columns only (no other column to align "
+                            "their row ids with) is not supported yet",
+                            w->table->full_name);
+  w->blob_idx = calloc(w->n_blob, sizeof *w->blob_idx);
+  w->normal_idx = calloc(n - w->n_blob, sizeof *w->normal_idx);
+  cp_field *fields = calloc(n - w->n_blob, sizeof *fields);
+  int rc = w->blob_idx && w->normal_idx && fields ? PAIMON_OK : CP_ENOMEM(err, "write");
+  size_t nb = 0, nn = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (row->fields[i].type->kind == CP_TYPE_BLOB) {
+      w->blob_idx[nb++] = i;
+      continue;
+    }
+    w->normal_idx[nn] = i;
+    rc = cp_field_copy(&fields[nn], &row->fields[i], err);
+    if (!rc) nn++;
+  }
+  if (!rc) {
+    rc = cp_type_new_row(&w->normal_row, fields, nn, false, err);
+    nn = 0;
+  }
+  for (size_t j = 0; j < nn; j++) cp_field_clear(&fields[j]);
+  free(fields);
+  if (!rc) rc = cp_row_to_arrow_schema(w->normal_row, &w->normal_arrow, err);
+  if (!rc)
+    rc = cp_options_memory_size(o, "blob.target-file-size", w->table->options.target_file_size,
+                                &w->blob_target, err);
+  /* Normal files never hold the BLOB columns: their write_cols name the others. */
+  w->all_columns = false;
+  return rc;
+}
+
 int paimon_write_new(paimon_write **out, paimon_table *table, const char *const *write_cols,
                      size_t n_write_cols, paimon_error *err) {
   /* As pypaimon: files are rolled by row count only on data-evolution tables. */
@@ -117,6 +189,7 @@ int paimon_write_new(paimon_write **out, paimon_table *table, const char *const 
   int rc = build_write_row(w, write_cols, n_write_cols, err);
   if (!rc) rc = resolve_partitions(w, err);
   if (!rc) rc = cp_row_to_arrow_schema(w->write_row, &w->write_arrow, err);
+  if (!rc) rc = split_blob_fields(w, err);
   if (!rc) rc = cp_uuid_v4(w->uuid, err);
   if (!rc) {
     cp_table_writer_options(table, &w->pq_opts);
@@ -227,12 +300,22 @@ static int open_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
   for (size_t i = 0; i < w->n_writers && opts.compress_threads; i++)
     if (w->writers[i].pq && w->writers[i].threaded) opts.compress_threads = 0;
   pw->threaded = opts.compress_threads > 0;
-  int rc = cp_pq_writer_open(&pw->pq, pw->file, w->write_row, &opts, err);
+  int rc =
+      cp_pq_writer_open(&pw->pq, pw->file, w->n_blob ? w->normal_row : w->write_row, &opts, err);
   if (rc) {
     cp_wfile_abort(pw->file);
     pw->file = NULL;
   }
   return rc;
+}
+
+static void discard_blob(blob_out *b) {
+  cp_blob_writer_free(b->w);
+  b->w = NULL;
+  if (b->file) cp_wfile_abort(b->file);
+  b->file = NULL;
+  free(b->path);
+  b->path = NULL;
 }
 
 static void discard_open_file(partition_writer *pw) {
@@ -242,6 +325,131 @@ static void discard_open_file(partition_writer *pw) {
   pw->file = NULL;
   free(pw->path);
   pw->path = NULL;
+}
+
+/* Deletes the partition's `.blob` files not yet placed after a normal file (open and pending). */
+static void drop_blobs(paimon_write *w, partition_writer *pw) {
+  for (size_t f = 0; pw->blobs && f < w->n_blob; f++) {
+    blob_out *b = &pw->blobs[f];
+    discard_blob(b); /* aborting deletes the open one */
+    for (size_t j = 0; j < b->n_pending; j++) {
+      char *path = cp_path_join(pw->dir, b->pending[j].file_name);
+      if (path) cp_fs_delete(w->table->fs, path, NULL);
+      free(path);
+    }
+    b->n_pending = 0;
+  }
+}
+
+static int push_meta(cp_data_file_meta **arr, size_t *n, size_t *cap, const cp_data_file_meta *m,
+                     paimon_error *err) {
+  if (*n == *cap) {
+    size_t c = *cap ? *cap * 2 : 4;
+    cp_data_file_meta *d = realloc(*arr, c * sizeof *d);
+    if (!d) return CP_ENOMEM(err, "write");
+    *arr = d;
+    *cap = c;
+  }
+  (*arr)[(*n)++] = *m;
+  return PAIMON_OK;
+}
+
+/* Closes field f's open `.blob` file into a pending DataFileMeta: write_cols = the field, no
+ * statistics (Java's no-stats collector), APPEND, sequence 0/0 and no first row id for the
+ * committer (it gives a field's files the ids of their normal file, DE §1.3). */
+static int finish_blob(paimon_write *w, partition_writer *pw, size_t f, paimon_error *err) {
+  blob_out *b = &pw->blobs[f];
+  if (!b->w) return PAIMON_OK;
+  uint64_t size = 0;
+  int64_t rows = cp_blob_writer_rows(b->w);
+  int rc = cp_blob_writer_finish(b->w, &size, err);
+  if (!rc) rc = cp_wfile_sync(b->file, err);
+  if (!rc) rc = cp_wfile_close(b->file, err);
+  b->file = NULL;
+  cp_data_file_meta m;
+  memset(&m, 0, sizeof m);
+  const char **col = rc ? NULL : cp_arena_alloc(&w->arena, sizeof *col);
+  if (!rc && !col) rc = CP_ENOMEM(err, "write");
+  if (!rc) {
+    col[0] = w->write_row->fields[w->blob_idx[f]].name;
+    m.file_name = b->name;
+    m.file_size = (int64_t)size;
+    m.row_count = rows;
+    m.min_key = m.max_key = (cp_bytes){cp_binary_row_empty, 12};
+    m.key_stats = cp_simple_stats_empty();
+    m.value_stats = cp_simple_stats_empty();
+    m.has_value_stats_cols = true;
+    m.value_stats_cols = (cp_strings){NULL, 0};
+    m.schema_id = w->table->schema->id;
+    m.has_creation_time = true;
+    m.creation_time_millis = local_millis_as_utc();
+    m.has_delete_row_count = true;
+    m.has_file_source = true;
+    m.file_source = CP_FILE_SOURCE_APPEND;
+    m.has_write_cols = true;
+    m.write_cols = (cp_strings){col, 1};
+    rc = push_meta(&b->pending, &b->n_pending, &b->cap_pending, &m, err);
+  }
+  if (rc) cp_fs_delete(w->table->fs, b->path, NULL);
+  discard_blob(b);
+  return rc;
+}
+
+static int finish_blobs(paimon_write *w, partition_writer *pw, paimon_error *err) {
+  int rc = PAIMON_OK;
+  for (size_t f = 0; f < w->n_blob && !rc; f++) rc = finish_blob(w, pw, f, err);
+  for (size_t f = 0; f < w->n_blob && !rc; f++) {
+    blob_out *b = &pw->blobs[f];
+    for (size_t i = 0; i < b->n_pending && !rc; i++)
+      rc = push_meta(&pw->done, &pw->n_done, &pw->cap_done, &b->pending[i], err);
+    b->n_pending = 0;
+  }
+  return rc;
+}
+
+static int open_blob(paimon_write *w, partition_writer *pw, size_t f, paimon_error *err) {
+  blob_out *b = &pw->blobs[f];
+  char name[128];
+  snprintf(name, sizeof name, "%s%s-%d.blob", w->table->options.data_file_prefix, w->uuid,
+           pw->file_counter++);
+  size_t n = strlen(pw->dir) + strlen(name) + 2;
+  b->path = malloc(n);
+  b->name = cp_arena_strdup(&w->arena, name);
+  if (!b->path || !b->name) return CP_ENOMEM(err, "write");
+  snprintf(b->path, n, "%s/%s", pw->dir, name);
+  CP_RETURN_IF_ERROR(cp_fs_create(w->table->fs, b->path, CP_CREATE_EXCLUSIVE, &b->file, err));
+  int rc = cp_blob_writer_new(&b->w, b->file, err);
+  if (rc) discard_blob(b);
+  return rc;
+}
+
+/* Whether `v` is a serialized BlobDescriptor (version <= 2, magic "BLOBDESC" little-endian): such a
+ * value names an object to copy, which is not supported yet. */
+static bool is_descriptor(const uint8_t *v, int64_t len) {
+  static const uint8_t magic[8] = {0x43, 0x53, 0x45, 0x44, 0x42, 0x4F, 0x4C, 0x42};
+  return len >= 9 && v[0] <= 2 && memcmp(v + 1, magic, 8) == 0;
+}
+
+/* Appends column `f` of `rows` (a large_binary view) to the field's `.blob` files, rolling at
+ * blob.target-file-size. */
+static int write_blob_rows(paimon_write *w, partition_writer *pw, size_t f,
+                           const cp_array_view *col, paimon_error *err) {
+  blob_out *b = &pw->blobs[f];
+  int rc = PAIMON_OK;
+  for (int64_t r = 0; r < col->length && !rc; r++) {
+    if (!b->w) CP_RETURN_IF_ERROR(open_blob(w, pw, f, err));
+    if (cp_view_is_null(col, r)) {
+      rc = cp_blob_writer_add_null(b->w, err);
+    } else {
+      int64_t len = 0;
+      const uint8_t *v = cp_view_get_bytes(col, r, &len);
+      rc = cp_blob_writer_add(b->w, v, (size_t)len, err);
+    }
+    if (!rc && cp_blob_writer_position(b->w) >= (uint64_t)w->blob_target)
+      rc = finish_blob(w, pw, f, err);
+  }
+  if (rc) discard_blob(b);
+  return rc;
 }
 
 /* Closes the open file into a DataFileMeta (§4.4: empty keys, level 0, APPEND, sequence 0/0 for
@@ -275,8 +483,8 @@ static int finish_file(paimon_write *w, partition_writer *pw, paimon_error *err)
   m->row_count = st.num_rows;
   m->min_key = m->max_key = (cp_bytes){cp_binary_row_empty, 12};
   m->key_stats = cp_simple_stats_empty();
-  rc =
-      cp_build_value_stats(&w->table->schema->options, w->write_row, st.columns, &w->arena, m, err);
+  rc = cp_build_value_stats(&w->table->schema->options, w->n_blob ? w->normal_row : w->write_row,
+                            st.columns, &w->arena, m, err);
   m->schema_id = w->table->schema->id;
   m->has_creation_time = true;
   m->creation_time_millis = local_millis_as_utc();
@@ -284,10 +492,11 @@ static int finish_file(paimon_write *w, partition_writer *pw, paimon_error *err)
   m->has_file_source = true;
   m->file_source = CP_FILE_SOURCE_APPEND;
   if (!w->all_columns) {
-    size_t n = w->write_row->n_fields;
+    const cp_type *written = w->n_blob ? w->normal_row : w->write_row;
+    size_t n = written->n_fields;
     const char **cols = cp_arena_alloc(&w->arena, n * sizeof *cols);
     if (!cols) rc = rc ? rc : CP_ENOMEM(err, "write");
-    for (size_t i = 0; cols && i < n; i++) cols[i] = w->write_row->fields[i].name;
+    for (size_t i = 0; cols && i < n; i++) cols[i] = written->fields[i].name;
     m->has_write_cols = true;
     m->write_cols = (cp_strings){cols, n};
   }
@@ -302,6 +511,8 @@ static int finish_file(paimon_write *w, partition_writer *pw, paimon_error *err)
   }
   free(pw->path);
   pw->path = NULL;
+  /* The field's `.blob` files follow their normal file (the order row ids are assigned in). */
+  if (!rc && w->n_blob) rc = finish_blobs(w, pw, err);
   return rc;
 }
 
@@ -337,13 +548,57 @@ static int find_writer(paimon_write *w, cp_bytes partition, partition_writer **o
 }
 
 /* Writes rows into the open file of one partition; rolls it at target-file-size. */
+static int write_with_blobs(paimon_write *w, partition_writer *pw, const struct ArrowArray *rows,
+                            paimon_error *err) {
+  cp_array_view v;
+  memset(&v, 0, sizeof v);
+  struct ArrowArray normal;
+  memset(&normal, 0, sizeof normal);
+  int rc = cp_array_view_init(&v, &w->write_arrow, rows, err);
+  size_t nn = w->write_row->n_fields - w->n_blob;
+  if (!rc) rc = cp_array_init(&normal, 1, (int64_t)nn, err);
+  for (size_t i = 0; !rc && i < nn; i++)
+    rc = cp_array_share((struct ArrowArray *)v.children[w->normal_idx[i]].array, normal.children[i],
+                        err);
+  if (!rc) normal.length = rows->length;
+  /* Refused values first, so that a refused batch leaves nothing written. */
+  for (size_t f = 0; !rc && f < w->n_blob; f++) {
+    const cp_array_view *col = &v.children[w->blob_idx[f]];
+    for (int64_t r = 0; !rc && r < col->length; r++) {
+      int64_t len = 0;
+      const uint8_t *bytes = cp_view_is_null(col, r) ? NULL : cp_view_get_bytes(col, r, &len);
+      if (bytes && is_descriptor(bytes, len))
+        rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                              "column %s, row %" PRId64 ": writing a BlobDescriptor (a reference "
+                              "to an object to copy) is not supported yet",
+                              w->write_row->fields[w->blob_idx[f]].name, r);
+    }
+  }
+  if (!rc) rc = cp_pq_writer_write(pw->pq, &w->normal_arrow, &normal, err);
+  /* The Parquet writer takes a batch whole or not at all; the blobs follow it. */
+  for (size_t f = 0; !rc && f < w->n_blob; f++)
+    rc = write_blob_rows(w, pw, f, &v.children[w->blob_idx[f]], err);
+  if (normal.release) normal.release(&normal);
+  cp_array_view_reset(&v);
+  return rc;
+}
+
 static int write_rows(paimon_write *w, partition_writer *pw, const struct ArrowArray *rows,
                       paimon_error *err) {
   if (!pw->pq) CP_RETURN_IF_ERROR(open_file(w, pw, err));
-  int rc = cp_pq_writer_write(pw->pq, &w->write_arrow, rows, err);
+  if (w->n_blob && !pw->blobs) {
+    pw->blobs = calloc(w->n_blob, sizeof *pw->blobs);
+    if (!pw->blobs) return CP_ENOMEM(err, "write");
+  }
+  int rc = w->n_blob ? write_with_blobs(w, pw, rows, err)
+                     : cp_pq_writer_write(pw->pq, &w->write_arrow, rows, err);
   if (rc) {
-    /* A rejected batch leaves the writer intact; other failures poison the file. */
-    if (rc != PAIMON_EINVAL) discard_open_file(pw);
+    /* A rejected batch leaves the writer intact; other failures poison the file (and the open
+     * `.blob` files beside it). */
+    if (rc != PAIMON_EINVAL && rc != PAIMON_EUNSUPPORTED) {
+      discard_open_file(pw);
+      drop_blobs(w, pw);
+    }
     return rc;
   }
   pw->rows += rows->length;
@@ -568,6 +823,7 @@ int paimon_write_abort(paimon_write *w, paimon_error *err) {
   for (size_t i = 0; i < w->n_writers; i++) {
     partition_writer *pw = &w->writers[i];
     discard_open_file(pw);
+    drop_blobs(w, pw);
     for (size_t j = 0; j < pw->n_done; j++) {
       char *path = cp_path_join(pw->dir, pw->done[j].file_name);
       if (path) cp_fs_delete(w->table->fs, path, NULL);
@@ -584,7 +840,14 @@ void paimon_write_free(paimon_write *w) {
   for (size_t i = 0; i < w->n_writers; i++) {
     free(w->writers[i].done);
     free(w->writers[i].dir);
+    for (size_t f = 0; w->writers[i].blobs && f < w->n_blob; f++)
+      free(w->writers[i].blobs[f].pending);
+    free(w->writers[i].blobs);
   }
+  free(w->blob_idx);
+  free(w->normal_idx);
+  cp_type_free(w->normal_row);
+  if (w->normal_arrow.release) w->normal_arrow.release(&w->normal_arrow);
   free(w->writers);
   free(w->part_index);
   cp_type_free(w->write_row);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/codec.h"
 #include "base/status.h"
 
 #define FOOTER 5      /* index_len i32 + version u8 */
@@ -160,4 +161,91 @@ void cp_blob_file_free(cp_blob_file *f) {
   cp_blob_index_free(&f->index);
   free(f->path);
   free(f);
+}
+
+/* ------------------------------------ writing ------------------------------------ */
+
+struct cp_blob_writer {
+  cp_wfile *file;
+  int64_t *lengths; /* per row: rec_len, -1 NULL, -2 placeholder */
+  size_t n, cap;
+  uint64_t position;
+};
+
+int cp_blob_writer_new(cp_blob_writer **out, cp_wfile *file, paimon_error *err) {
+  *out = calloc(1, sizeof **out);
+  if (!*out) return CP_ENOMEM(err, "blob writer");
+  (*out)->file = file;
+  return PAIMON_OK;
+}
+
+static int push_length(cp_blob_writer *w, int64_t len, paimon_error *err) {
+  if (w->n == w->cap) {
+    size_t cap = w->cap ? w->cap * 2 : 256;
+    int64_t *l = realloc(w->lengths, cap * sizeof *l);
+    if (!l) return CP_ENOMEM(err, "blob writer");
+    w->lengths = l;
+    w->cap = cap;
+  }
+  w->lengths[w->n++] = len;
+  return PAIMON_OK;
+}
+
+static void le(uint8_t *p, uint64_t v, int n) {
+  for (int i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+int cp_blob_writer_add(cp_blob_writer *w, const void *data, size_t len, paimon_error *err) {
+  uint8_t head[4], tail[12];
+  uint64_t rec = (uint64_t)len + MIN_RECORD;
+  le(head, CP_BLOB_MAGIC, 4);
+  le(tail, rec, 8);
+  uint32_t crc = cp_crc32(0, head, 4);
+  crc = cp_crc32(crc, data, len);
+  crc = cp_crc32(crc, tail, 8);
+  le(tail + 8, crc, 4);
+  CP_RETURN_IF_ERROR(cp_wfile_write(w->file, head, 4, err));
+  if (len) CP_RETURN_IF_ERROR(cp_wfile_write(w->file, data, len, err));
+  CP_RETURN_IF_ERROR(cp_wfile_write(w->file, tail, 12, err));
+  w->position += rec;
+  return push_length(w, (int64_t)rec, err);
+}
+
+int cp_blob_writer_add_null(cp_blob_writer *w, paimon_error *err) {
+  return push_length(w, -1, err);
+}
+
+int cp_blob_writer_add_placeholder(cp_blob_writer *w, paimon_error *err) {
+  return push_length(w, -2, err);
+}
+
+int64_t cp_blob_writer_rows(const cp_blob_writer *w) { return (int64_t)w->n; }
+
+uint64_t cp_blob_writer_position(const cp_blob_writer *w) { return w->position; }
+
+int cp_blob_writer_finish(cp_blob_writer *w, uint64_t *size, paimon_error *err) {
+  uint8_t *index = malloc(w->n * 10 + 6);
+  if (!index) return CP_ENOMEM(err, "blob writer");
+  size_t k = 0;
+  for (size_t i = 0; i < w->n; i++) {
+    int64_t d = i ? w->lengths[i] - w->lengths[i - 1] : w->lengths[0];
+    uint64_t z = ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+    do {
+      uint8_t b = z & 0x7f;
+      z >>= 7;
+      index[k++] = b | (z ? 0x80 : 0);
+    } while (z);
+  }
+  le(index + k, (uint64_t)k, 4);
+  index[k + 4] = CP_BLOB_VERSION;
+  int rc = cp_wfile_write(w->file, index, k + FOOTER, err);
+  free(index);
+  if (!rc) *size = w->position + k + FOOTER;
+  return rc;
+}
+
+void cp_blob_writer_free(cp_blob_writer *w) {
+  if (!w) return;
+  free(w->lengths);
+  free(w);
 }

@@ -54,4 +54,21 @@ const char *cp_blob_file_path(const cp_blob_file *f);
 int cp_blob_file_read(cp_blob_file *f, int64_t offset, void *dst, size_t len, paimon_error *err);
 void cp_blob_file_free(cp_blob_file *f);
 
+/* ---- writing (Java's BlobFormatWriter; CRC32 over magic, payload and rec_len, Java's form) ----
+ */
+
+typedef struct cp_blob_writer cp_blob_writer;
+
+/* A writer appending records to `file` (borrowed: the caller syncs, closes or aborts it). */
+int cp_blob_writer_new(cp_blob_writer **out, cp_wfile *file, paimon_error *err);
+int cp_blob_writer_add(cp_blob_writer *w, const void *data, size_t len, paimon_error *err);
+int cp_blob_writer_add_null(cp_blob_writer *w, paimon_error *err);
+int cp_blob_writer_add_placeholder(cp_blob_writer *w, paimon_error *err);
+int64_t cp_blob_writer_rows(const cp_blob_writer *w);
+/* Bytes written so far (records only, before the trailer): what rolling compares. */
+uint64_t cp_blob_writer_position(const cp_blob_writer *w);
+/* Writes the index and footer; *size receives the file's length. */
+int cp_blob_writer_finish(cp_blob_writer *w, uint64_t *size, paimon_error *err);
+void cp_blob_writer_free(cp_blob_writer *w);
+
 #endif

@@ -90,6 +90,12 @@ final class Values {
             case VARBINARY:
                 Json.writeString(sb, Base64.getEncoder().encodeToString((byte[]) v));
                 return;
+            case BLOB:
+                Json.writeString(
+                        sb,
+                        Base64.getEncoder()
+                                .encodeToString(((org.apache.paimon.data.Blob) v).toData()));
+                return;
             case DATE:
                 Json.writeString(sb, LocalDate.ofEpochDay((Integer) v).toString());
                 return;
