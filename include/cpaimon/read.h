@@ -94,8 +94,12 @@ int paimon_read_builder_set_read_threads(paimon_read_builder *rb, int threads, p
  * reading thread decodes the rest (the batches are the same; memory grows by one decompressor per
  * file). -1 (default): 1 when the splits are read on one thread (read threads above) on a machine
  * with two or more online CPUs, else 0. EINVAL outside -1..1. */
-int paimon_read_builder_set_decode_threads(paimon_read_builder *rb, int threads,
-                                           paimon_error *err);
+int paimon_read_builder_set_decode_threads(paimon_read_builder *rb, int threads, paimon_error *err);
+
+/* BLOB columns as serialized BlobDescriptors (Paimon's `blob-as-descriptor` read option: version
+ * 2, magic "BLOBDESC", the `.blob` file's path, the payload's offset and length) instead of their
+ * content, as pypaimon and Java return them; without a call the table's option decides. */
+int paimon_read_builder_set_blob_as_descriptor(paimon_read_builder *rb, bool on, paimon_error *err);
 /* Batches each read thread may hold ahead of the consumer (default 2, so memory stays bounded by
  * the batch size). -1: no bound, for a consumer that keeps every batch anyway (a whole-table
  * read such as Python's to_arrow), where it lets the threads read large splits side by side.

@@ -158,6 +158,10 @@ class ReadBuilder:
             kwargs.update(travel)
         if self._batch_size is not None:
             kwargs["batch_size"] = self._batch_size
+        # Read options of a copy(): blob-as-descriptor (the table's own option applies otherwise).
+        descriptor = self.table.options.get("blob-as-descriptor")
+        if descriptor is not None:
+            kwargs["blob_as_descriptor"] = 1 if str(descriptor).lower() == "true" else 0
         _cpaimon.read_builder_configure(rb, **kwargs)
         if self._predicate is not None:
             _cpaimon.read_builder_set_filter(rb, self._predicate._handle)

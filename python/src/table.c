@@ -1203,17 +1203,17 @@ static int int_pair(PyObject *obj, const char *what, long long *a, long long *b)
 }
 
 static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwargs) {
-  static char *kwlist[] = {"rb",    "projection", "row_tracking", "snapshot_id", "batch_size",
-                           "limit", "shard",      "slice",        "tag",         "timestamp",
-                           NULL};
+  static char *kwlist[] = {
+      "rb",    "projection", "row_tracking", "snapshot_id", "batch_size",         "limit",
+      "shard", "slice",      "tag",          "timestamp",   "blob_as_descriptor", NULL};
   PyObject *cap, *projection = Py_None, *limit = Py_None, *shard = Py_None, *slice = Py_None,
                  *timestamp = Py_None;
   const char *tag = NULL;
-  int row_tracking = 0;
+  int row_tracking = 0, blob_as_descriptor = -1;
   long long snapshot = -1, batch = 0, a = 0, b = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpLLOOOzO", kwlist, &cap, &projection,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OpLLOOOzOi", kwlist, &cap, &projection,
                                    &row_tracking, &snapshot, &batch, &limit, &shard, &slice, &tag,
-                                   &timestamp))
+                                   &timestamp, &blob_as_descriptor))
     return NULL;
   paimon_read_builder *rb = unwrap(cap, &K_RB);
   if (!rb) return NULL;
@@ -1235,6 +1235,8 @@ static PyObject *py_rb_configure(PyObject *self, PyObject *args, PyObject *kwarg
     if (rc) return cp_py_raise(rc, &err);
   }
   if (row_tracking) CALL(paimon_read_builder_with_row_tracking(rb, &err));
+  if (blob_as_descriptor >= 0)
+    CALL(paimon_read_builder_set_blob_as_descriptor(rb, blob_as_descriptor != 0, &err));
   if (batch > 0) paimon_read_builder_set_batch_size(rb, batch);
   if (limit != Py_None) {
     long long n = PyLong_AsLongLong(limit);

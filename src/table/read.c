@@ -39,6 +39,7 @@
 #include "expr/predicate.h"
 #include "format/blob/blob_file.h"
 #include "format/parquet/reader.h"
+#include "meta/options.h"
 #include "table/dv.h"
 #include "table/read_internal.h"
 #include "table/scan.h"
@@ -70,6 +71,7 @@ typedef struct blob_col {
   cp_blob_file **files;
   int64_t *first; /* first row id of each file */
   size_t n_files;
+  bool descriptors; /* blob-as-descriptor: BlobDescriptor bytes instead of the content */
 } blob_col;
 
 typedef struct read_state {
@@ -93,10 +95,11 @@ typedef struct read_state {
   int64_t position, rows_total; /* rows produced so far / rows of the split */
   bool has_first_row_id;
   int64_t first_row_id, max_seq;
-  cp_dv *dv;           /* the split's deletion vector (positions before deletes), or NULL */
-  const cp_split *cur; /* the split being opened or read */
-  int64_t remaining;   /* rows the limit still lets through, or -1 without a limit */
-  int decode_threads;  /* for the data files' readers (cp_pq_reader_options.decode_threads) */
+  cp_dv *dv;              /* the split's deletion vector (positions before deletes), or NULL */
+  const cp_split *cur;    /* the split being opened or read */
+  int64_t remaining;      /* rows the limit still lets through, or -1 without a limit */
+  int decode_threads;     /* for the data files' readers (cp_pq_reader_options.decode_threads) */
+  int blob_as_descriptor; /* -1: the table's blob-as-descriptor option */
 } read_state;
 
 static void close_split(read_state *s) {
@@ -300,9 +303,14 @@ static int open_blob_col(read_state *s, const cp_split *sp, size_t col, paimon_e
     blob_col *b = &s->blobs[s->n_blobs++];
     memset(b, 0, sizeof *b);
     qsort(mine, n, sizeof *mine, cmp_blob_seq_desc);
+    if (s->blob_as_descriptor >= 0)
+      b->descriptors = s->blob_as_descriptor == 1;
+    else
+      rc = cp_options_bool(&s->t->schema->options, "blob-as-descriptor", false, &b->descriptors,
+                           err);
     b->files = calloc(n, sizeof *b->files);
     b->first = calloc(n, sizeof *b->first);
-    if (!b->files || !b->first) rc = CP_ENOMEM(err, "read");
+    if (!rc && (!b->files || !b->first)) rc = CP_ENOMEM(err, "read");
     for (size_t k = 0; !rc && k < n; k++) {
       char *path = NULL;
       rc = cp_data_file_path(s->t, mine[k]->partition, mine[k]->bucket, &mine[k]->file, &path, err);
@@ -324,15 +332,60 @@ static int open_blob_col(read_state *s, const cp_split *sp, size_t col, paimon_e
   return rc;
 }
 
+/* Where a row's BLOB value is: a file of the column and the payload's range, or NULL. */
+typedef struct pick {
+  int32_t file; /* -1: NULL */
+  int64_t offset, length;
+} pick;
+
+/* blob-as-descriptor: each value as a serialized BlobDescriptor v2 (u8 2, u64 magic "BLOBDESC",
+ * i32 uri length, uri, i64 offset, i64 length; spec/maintenance-and-blob.md §5.4) naming its
+ * payload in the `.blob` file, as pypaimon and Java return them. */
+static int descriptor_column(const blob_col *b, const pick *picks, int64_t n, int64_t nulls,
+                             struct ArrowArray *out, paimon_error *err) {
+  int64_t total = 0;
+  for (int64_t r = 0; r < n; r++)
+    if (picks[r].file >= 0)
+      total += 29 + (int64_t)strlen(cp_blob_file_path(b->files[picks[r].file]));
+  int64_t *offsets = NULL;
+  uint8_t *valid = NULL, *data = NULL;
+  int rc = cp_array_init(out, 3, 0, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)&offsets, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 2, total, (void **)&data, err);
+  int64_t pos = 0;
+  for (int64_t r = 0; !rc && r < n; r++) {
+    offsets[r] = pos;
+    if (picks[r].file < 0) continue;
+    const char *uri = cp_blob_file_path(b->files[picks[r].file]);
+    uint64_t fields[] = {0x424C4F4244455343ull, (uint64_t)strlen(uri), (uint64_t)picks[r].offset,
+                         (uint64_t)picks[r].length};
+    uint8_t *p = data + pos;
+    *p++ = 2;
+    for (int i = 0; i < 8; i++) *p++ = (uint8_t)(fields[0] >> (8 * i));
+    for (int i = 0; i < 4; i++) *p++ = (uint8_t)(fields[1] >> (8 * i));
+    memcpy(p, uri, fields[1]);
+    p += fields[1];
+    for (int f = 2; f < 4; f++)
+      for (int i = 0; i < 8; i++) *p++ = (uint8_t)(fields[f] >> (8 * i));
+    pos = p - data;
+    cp_bit_set(valid, r);
+  }
+  if (!rc) {
+    offsets[n] = pos;
+    out->length = n;
+    out->null_count = nulls;
+  } else if (out->release) {
+    out->release(out);
+  }
+  return rc;
+}
+
 /* Rows [row_id, row_id + n) of a BLOB column as a large_binary array: for each row the newest
  * file's value or NULL (placeholders fall through to older files). Payloads of neighbouring rows
  * of one file are fetched with one ranged read of the span they lie in. */
 static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t n,
                        struct ArrowArray *out, paimon_error *err) {
-  typedef struct pick {
-    int32_t file; /* -1: NULL */
-    int64_t offset, length;
-  } pick;
   pick *picks = malloc((size_t)(n + 1) * sizeof *picks);
   if (!picks) return CP_ENOMEM(err, "read");
   int rc = PAIMON_OK;
@@ -358,6 +411,11 @@ static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t
           err, PAIMON_ECORRUPT,
           "All blob files at the same row id store a placeholder. (row id %" PRId64 ", %s)", id,
           cp_blob_file_path(b->files[0]));
+  }
+  if (!rc && b->descriptors) {
+    rc = descriptor_column(b, picks, n, nulls, out, err);
+    free(picks);
+    return rc;
   }
   int64_t *offsets = NULL;
   uint8_t *valid = NULL, *data = NULL;
@@ -803,6 +861,7 @@ static int state_new(paimon_read_builder *rb, const paimon_plan *plan, const siz
   if (!s) return CP_ENOMEM(err, "read");
   s->t = rb->t;
   s->batch_size = rb->batch_size;
+  s->blob_as_descriptor = rb->blob_as_descriptor;
   s->remaining = rb->select.has_limit ? rb->select.limit : -1;
   const cp_table_schema *table_schema = NULL;
   int rc = cp_rb_read_schema(rb, &table_schema, err);

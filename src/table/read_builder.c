@@ -36,6 +36,7 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t, paimon_e
   rb->read_threads = -1;
   rb->read_ahead = 2;
   rb->decode_threads = -1;
+  rb->blob_as_descriptor = -1;
   *out = rb;
   return PAIMON_OK;
 }
@@ -278,6 +279,13 @@ int paimon_read_builder_set_read_threads(paimon_read_builder *rb, int threads, p
     return paimon_error_set(err, PAIMON_EINVAL,
                             "read threads must be -1 (automatic) or 1..64, got %d", threads);
   rb->read_threads = threads;
+  return PAIMON_OK;
+}
+
+int paimon_read_builder_set_blob_as_descriptor(paimon_read_builder *rb, bool on,
+                                               paimon_error *err) {
+  (void)err;
+  rb->blob_as_descriptor = on ? 1 : 0;
   return PAIMON_OK;
 }
 

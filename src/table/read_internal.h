@@ -40,7 +40,8 @@ struct paimon_read_builder {
   int read_threads;   /* paimon_read_builder_set_read_threads: -1 automatic, 1 = no extra thread */
   int64_t read_ahead; /* paimon_read_builder_set_read_ahead: batches per worker, -1 unbounded */
   int decode_threads; /* paimon_read_builder_set_decode_threads: -1 automatic, 0 or 1 */
-  cp_expr *filter;    /* unbound copy of the caller's predicate, or NULL */
+  int blob_as_descriptor; /* paimon_read_builder_set_blob_as_descriptor: -1 the table's option */
+  cp_expr *filter;        /* unbound copy of the caller's predicate, or NULL */
   bool ignore_deletion_vectors; /* updaters' copy reads (cp_read_builder_ignore_deletion_vectors) */
   cp_expr *part_filter;         /* unbound copy of the partition filter (NULL: none or cleared) */
   cp_plan_selection select;     /* shard / slice / limit (plan_select.c) */
