@@ -385,7 +385,7 @@ static int descriptor_column(const blob_col *b, const pick *picks, int64_t n, in
  * file's value or NULL (placeholders fall through to older files). Payloads of neighbouring rows
  * of one file are fetched with one ranged read of the span they lie in. */
 static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t n,
-                       struct ArrowArray *out, paimon_error *err) {
+                       const uint8_t *wanted, struct ArrowArray *out, paimon_error *err) {
   pick *picks = malloc((size_t)(n + 1) * sizeof *picks);
   if (!picks) return CP_ENOMEM(err, "read");
   int rc = PAIMON_OK;
@@ -393,6 +393,11 @@ static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t
   for (int64_t r = 0; !rc && r < n; r++) {
     int64_t id = row_id + r;
     bool found = false;
+    if (wanted && !cp_bit_get(wanted, r)) { /* dropped by the DV or the filter: not read */
+      picks[r] = (pick){-1, 0, 0};
+      nulls++;
+      continue;
+    }
     for (size_t k = 0; k < b->n_files && !found; k++) {
       const cp_blob_index *ix = cp_blob_file_index(b->files[k]);
       int64_t at = id - b->first[k];
@@ -422,7 +427,17 @@ static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t
   if (!rc) rc = cp_array_init(out, 3, 0, err);
   if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
   if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)&offsets, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 2, total, (void **)&data, err);
+  /* The payloads overwrite every byte: no zero-filling of what may be gigabytes. */
+  if (!rc) {
+    size_t cap = ((size_t)total + 63) & ~(size_t)63;
+    data = aligned_alloc(64, cap ? cap : 64);
+    if (!data) rc = CP_ENOMEM(err, "read");
+    if (!rc && cp_array_adopt_buffer(out, 2, data, total, err) != 0) {
+      free(data);
+      data = NULL;
+      rc = err ? err->code : PAIMON_ENOMEM;
+    }
+  }
   uint8_t *span = NULL;
   size_t span_cap = 0;
   int64_t pos = 0;
@@ -441,6 +456,20 @@ static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t
       end++;
     }
     size_t len = (size_t)(to - from);
+    int64_t payload = 0;
+    for (int64_t k = r; k < end; k++) payload += picks[k].length;
+    if (payload / (end - r) >= (64 << 10)) {
+      /* Large objects: each read straight into place (no staging copy). */
+      for (int64_t k = r; !rc && k < end; k++) {
+        offsets[k] = pos;
+        cp_bit_set(valid, k);
+        rc = cp_blob_file_read(b->files[picks[k].file], picks[k].offset, data + pos,
+                               (size_t)picks[k].length, err);
+        pos += picks[k].length;
+      }
+      r = end;
+      continue;
+    }
     if (len > span_cap) {
       uint8_t *grown = realloc(span, len);
       if (!grown) {
@@ -593,6 +622,50 @@ static int null_column(const struct ArrowSchema *type, int64_t n, struct ArrowAr
   return rc;
 }
 
+/* Replaces the placeholder BLOB columns of `out` (n rows at the split's current position) with
+ * their values. Rows the split's DV deletes, and rows a filter that reads no BLOB column rejects,
+ * are left NULL and their payloads never read: a sample by _ROW_ID touches only its objects. */
+static int fill_blobs(read_state *s, struct ArrowArray *out, int64_t n, paimon_error *err) {
+  uint8_t *wanted = malloc((size_t)(n + 8) / 8 + 1);
+  if (!wanted) return CP_ENOMEM(err, "read");
+  cp_bitmap_set_range(wanted, 0, n, true);
+  if (s->dv) cp_dv_select(s->dv, s->position, n, wanted);
+  int rc = PAIMON_OK;
+  bool by_filter = s->filter != NULL;
+  if (by_filter) {
+    int32_t *cols = NULL;
+    size_t nc = 0;
+    rc = cp_expr_columns(s->filter, &cols, &nc, err);
+    for (size_t k = 0; !rc && k < nc; k++)
+      if ((size_t)cols[k] < s->n_cols && s->sources[cols[k]].kind == SRC_BLOB) by_filter = false;
+    free(cols);
+  }
+  if (!rc && by_filter) {
+    cp_array_view v;
+    memset(&v, 0, sizeof v);
+    uint8_t *pass = malloc((size_t)(n + 8) / 8 + 1);
+    rc = pass ? cp_array_view_init(&v, &s->schema, out, err) : CP_ENOMEM(err, "read");
+    if (!rc) rc = cp_expr_eval_selection(s->filter, &v, pass, NULL, err);
+    for (int64_t r = 0; !rc && r < n; r++)
+      if (!cp_bit_get(pass, r)) cp_bit_clear(wanted, r);
+    cp_array_view_reset(&v);
+    free(pass);
+  }
+  for (size_t i = 0; !rc && i < s->n_cols; i++) {
+    if (s->sources[i].kind != SRC_BLOB) continue;
+    struct ArrowArray col;
+    memset(&col, 0, sizeof col);
+    rc = blob_column(s, &s->blobs[s->sources[i].part], s->first_row_id + s->position, n, wanted,
+                     &col, err);
+    if (!rc) {
+      out->children[i]->release(out->children[i]);
+      cp_array_move(&col, out->children[i]);
+    }
+  }
+  free(wanted);
+  return rc;
+}
+
 /* Reads the next batch of the open split into `out`; *done when the split is exhausted. */
 static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, paimon_error *err) {
   struct ArrowArray *batches = calloc(s->n_parts + 1, sizeof *batches);
@@ -645,7 +718,8 @@ static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, pa
       } else if (src->kind == SRC_NULL) {
         rc = null_column(s->schema.children[i], n, child, err);
       } else if (src->kind == SRC_BLOB) {
-        rc = blob_column(s, &s->blobs[src->part], s->first_row_id + s->position, n, child, err);
+        /* Filled below, once it is known which rows survive. */
+        rc = null_column(s->schema.children[i], n, child, err);
       } else if (src->kind == SRC_ROW_ID) {
         if (!s->has_first_row_id && (s->n_parts == 0 || s->parts[0].phys_row_id < 0))
           rc = paimon_error_set(err, PAIMON_ECORRUPT,
@@ -667,6 +741,9 @@ static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, pa
     if (!rc) {
       out->length = n;
       out->null_count = 0;
+      if (s->n_blobs) rc = fill_blobs(s, out, n, err);
+    }
+    if (!rc) {
       s->position += n;
     } else if (out->release) {
       out->release(out);

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""BLOB column benchmark (issue 17): cpaimon vs pypaimon on the same tables, each case in a fresh
+process, wall time and peak RSS (VmHWM).
+
+    bench/bench_blob.py [--small N] [--work DIR] [--no-results]
+
+Cases: writing and reading 100 blobs of 0.5 MB, and N (default 10,000) blobs of 100 KB; reading a
+random 1% of the N-blob table by _ROW_ID (an IN filter); and the floor of a sequential read: `cat`
+of the table's `.blob` files to /dev/null (page cache warm, as for the reads). Each side writes its
+own copy; reads are of the table pypaimon wrote, so both read the same files. Results go to
+bench/RESULTS.md under "## BLOB columns".
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BENCH = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+from common import WORKER_ENV, write_results_section  # noqa: E402
+
+WORKER = r"""
+import json, sys, time, random
+import pyarrow as pa
+lib, what, wh, n, size = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+mod = __import__(lib)
+cat = mod.CatalogFactory.create({"warehouse": wh})
+start = time.perf_counter()
+if what == "write":
+    cat.create_database("db", True)
+    schema = mod.Schema.from_pyarrow_schema(
+        pa.schema([("id", pa.int64()), ("blob", pa.large_binary())]),
+        options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
+    cat.create_table("db.t", schema, False)
+    t = cat.get_table("db.t")
+    start = time.perf_counter()
+    wb = t.new_batch_write_builder()
+    w, c = wb.new_write(), wb.new_commit()
+    payload = bytes(range(256)) * (size // 256 + 1)
+    step = max(1, (64 << 20) // size)  # batches of ~64 MB
+    for s in range(0, n, step):
+        k = min(step, n - s)
+        w.write_arrow(pa.table({"id": pa.array(range(s, s + k), pa.int64()),
+                                "blob": pa.array([payload[:size]] * k, pa.large_binary())}))
+    c.commit(w.prepare_commit())
+    rows, nbytes = n, n * size
+else:
+    t = cat.get_table("db.t")
+    rb = t.new_read_builder()
+    if what == "sample":
+        ids = sorted(random.Random(7).sample(range(n), max(1, n // 100)))
+        pb = rb.new_predicate_builder()
+        rb = rb.with_filter(pb.is_in("_ROW_ID", ids))
+    splits = rb.new_scan().plan().splits()
+    reader = rb.new_read()
+    out = reader.to_arrow(splits)
+    rows = out.num_rows
+    nbytes = sum(len(b) for b in out.column("blob").to_pylist() if b is not None) \
+        if rows < 2000 else int(pa.compute.sum(pa.compute.binary_length(out.column("blob"))).as_py())
+seconds = time.perf_counter() - start
+rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"seconds": seconds, "rss_mib": rss / 1024, "rows": rows, "bytes": nbytes}))
+"""
+
+
+def run(lib, what, wh, n, size):
+    env = dict(os.environ, **WORKER_ENV)
+    r = subprocess.run([sys.executable, "-c", WORKER, lib, what, str(wh), str(n), str(size)],
+                       capture_output=True, text=True, env=env)
+    if r.returncode:
+        raise SystemExit(f"{lib} {what}: {r.stderr[-3000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def cat_floor(wh):
+    import time
+    files = [str(p) for p in pathlib.Path(wh).rglob("*.blob")]
+    start = time.perf_counter()
+    subprocess.run(["cat", *files], stdout=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--small", type=int, default=10_000)
+    ap.add_argument("--work", default=None)
+    ap.add_argument("--no-results", action="store_true")
+    args = ap.parse_args()
+    work = pathlib.Path(args.work or tempfile.mkdtemp(prefix="bench-blob-"))
+    cases = [("100 x 0.5 MB", 100, 512 * 1024), (f"{args.small:,} x 100 KB", args.small, 100 * 1024)]
+    rows = []
+    for label, n, size in cases:
+        tables = {}
+        for lib in ("pypaimon", "cpaimon"):
+            wh = work / f"{lib}-{n}"
+            shutil.rmtree(wh, ignore_errors=True)
+            tables[lib] = run(lib, "write", wh, n, size)
+        src = work / f"pypaimon-{n}"
+        run("cpaimon", "read", src, n, size)  # warm the page cache for both readers
+        reads = {lib: run(lib, "read", src, n, size) for lib in ("pypaimon", "cpaimon")}
+        for lib in ("pypaimon", "cpaimon"):
+            assert reads[lib]["rows"] == n and reads[lib]["bytes"] == n * size, reads
+        floor = cat_floor(src)
+        rows.append((f"write {label}", tables["pypaimon"], tables["cpaimon"], None))
+        rows.append((f"read {label}", reads["pypaimon"], reads["cpaimon"], floor))
+        if n >= 1000:
+            sample = {lib: run(lib, "sample", src, n, size) for lib in ("pypaimon", "cpaimon")}
+            assert sample["pypaimon"]["rows"] == sample["cpaimon"]["rows"] == n // 100, sample
+            rows.append((f"read 1% of {label} by _ROW_ID", sample["pypaimon"], sample["cpaimon"],
+                         None))
+    lines = [
+        "## BLOB columns",
+        "",
+        f"`bench/bench_blob.py --small {args.small}` (2 cores, local disk, page cache warm for "
+        "reads). Each case a fresh process; reads of the table pypaimon wrote. Floor: `cat` of "
+        "the `.blob` files to /dev/null.",
+        "",
+        "| case | pypaimon s | cpaimon s | speed-up | cpaimon vs floor | pypaimon peak RSS MiB "
+        "| cpaimon peak RSS MiB |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, p, c, floor in rows:
+        vs = f"{floor / c['seconds'] * 100:.0f}% ({floor:.3f} s)" if floor else ""
+        lines.append(f"| {label} | {p['seconds']:.3f} | {c['seconds']:.3f} | "
+                     f"{p['seconds'] / c['seconds']:.1f}x | {vs} | {p['rss_mib']:.0f} | "
+                     f"{c['rss_mib']:.0f} |")
+    print("\n".join(lines))
+    if not args.no_results:
+        write_results_section(lines)
+
+
+if __name__ == "__main__":
+    main()
