@@ -18,6 +18,11 @@
 #include "base/status.h"
 #include "table/store.h"
 #include "table/update_internal.h"
+#include "table/table.h"
+#include "meta/binary_row.h"
+#include "base/uuid.h"
+#include "base/time.h"
+#include "format/blob/blob_file.h"
 #include "types/special_fields.h"
 
 /* ------------------------------------ handle ------------------------------------ */
@@ -525,8 +530,96 @@ static int apply_group(paimon_update *u, const cp_update_rows *r, const cp_row_g
   return rc;
 }
 
+/* A BLOB column's update of one group (spec/maintenance-and-blob.md §5.7, as pypaimon): a `.blob`
+ * file over [group start, last updated row] holding the new values and placeholders for the rows
+ * in between that keep theirs (rows after the last update are not written); first_row_id the
+ * group's start, sequence 0/0 so that the commit makes it the newest. */
+static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
+                            const cp_row_group *g, int64_t k0, int64_t k1,
+                            paimon_commit_messages *msgs, paimon_error *err) {
+  const cp_split *s = &u->plan->splits[g->split];
+  char uuid[37], name[128];
+  CP_RETURN_IF_ERROR(cp_uuid_v4(uuid, err));
+  snprintf(name, sizeof name, "%s%s-0.blob", u->t->options.data_file_prefix, uuid);
+  cp_data_file_meta meta;
+  memset(&meta, 0, sizeof meta);
+  meta.file_name = name;
+  char *path = NULL;
+  cp_wfile *file = NULL;
+  cp_blob_writer *w = NULL;
+  int rc = cp_data_file_path(u->t, s->partition, s->bucket, &meta, &path, err);
+  if (!rc) rc = cp_fs_create(u->t->fs, path, CP_CREATE_EXCLUSIVE, &file, err);
+  if (!rc) rc = cp_blob_writer_new(&w, file, err);
+  int64_t span = r->row_ids[k1 - 1] - g->first_row_id + 1, k = k0;
+  const cp_array_view *v = &r->views[c];
+  for (int64_t p = 0; !rc && p < span; p++) {
+    if (k < k1 && r->row_ids[k] - g->first_row_id == p) {
+      int64_t row = r->literal && r->literal[c] ? 0 : r->order[k];
+      k++;
+      if (cp_view_is_null(v, row)) {
+        rc = cp_blob_writer_add_null(w, err);
+      } else {
+        int64_t len = 0;
+        const uint8_t *bytes = cp_view_get_bytes(v, row, &len);
+        rc = cp_blob_writer_add(w, bytes, (size_t)len, err);
+      }
+    } else {
+      rc = cp_blob_writer_add_placeholder(w, err);
+    }
+  }
+  uint64_t size = 0;
+  if (!rc) rc = cp_blob_writer_finish(w, &size, err);
+  if (!rc) rc = cp_wfile_sync(file, err);
+  if (!rc) {
+    rc = cp_wfile_close(file, err);
+    file = NULL;
+  }
+  const char **col = rc ? NULL : cp_arena_alloc(&msgs->arena, sizeof *col);
+  const char *kept = rc ? NULL : cp_arena_strdup(&msgs->arena, name);
+  if (!rc && (!col || !kept)) rc = CP_ENOMEM(err, "update");
+  if (!rc) {
+    col[0] = r->row->fields[c].name;
+    meta.file_name = kept;
+    meta.file_size = (int64_t)size;
+    meta.row_count = span;
+    meta.min_key = meta.max_key = (cp_bytes){cp_binary_row_empty, 12};
+    meta.key_stats = cp_simple_stats_empty();
+    meta.value_stats = cp_simple_stats_empty();
+    meta.has_value_stats_cols = true;
+    meta.schema_id = u->t->schema->id;
+    meta.has_creation_time = true;
+    meta.creation_time_millis = cp_now_millis();
+    meta.has_delete_row_count = true;
+    meta.has_file_source = true;
+    meta.file_source = CP_FILE_SOURCE_APPEND;
+    meta.has_first_row_id = true;
+    meta.first_row_id = g->first_row_id;
+    meta.has_write_cols = true;
+    meta.write_cols = (cp_strings){col, 1};
+    rc = cp_update_add_file(u, msgs, s->partition, s->bucket, &meta, err);
+  }
+  cp_blob_writer_free(w);
+  if (file) cp_wfile_abort(file);
+  if (rc && path) cp_fs_delete(u->t->fs, path, NULL);
+  free(path);
+  if (rc)
+    paimon_error_prefix(
+        err, "update of BLOB column %s in row-id group [%" PRId64 ", %" PRId64 "] of table %s",
+        r->row->fields[c].name, g->first_row_id, g->first_row_id + g->row_count - 1,
+        u->t->full_name);
+  return rc;
+}
+
 int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_messages *msgs,
                     paimon_error *err) {
+  size_t n_blob = 0;
+  for (size_t c = 0; c < r->row->n_fields; c++)
+    if (r->row->fields[c].type->kind == CP_TYPE_BLOB) n_blob++;
+  if (n_blob && n_blob != r->row->n_fields)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "table %s: updating BLOB columns together with other columns in one "
+                            "call is not supported yet; update them separately",
+                            u->t->full_name);
   /* Pass 1: the groups, for the same-column check before anything is written. */
   int64_t *starts = malloc((size_t)(r->n + 1) * sizeof *starts);
   int64_t *firsts = malloc((size_t)(r->n + 1) * sizeof *firsts);
@@ -547,8 +640,14 @@ int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_mes
   }
   for (size_t c = 0; ids && c < r->row->n_fields; c++) ids[c] = r->row->fields[c].id;
   if (!rc) rc = cp_update_touch(u, firsts, n_g, ids, r->row->n_fields, err);
-  for (size_t i = 0; !rc && i < n_g; i++)
-    rc = apply_group(u, r, gs[i], starts[i], i + 1 < n_g ? starts[i + 1] : r->n, msgs, err);
+  for (size_t i = 0; !rc && i < n_g; i++) {
+    int64_t k1 = i + 1 < n_g ? starts[i + 1] : r->n;
+    if (n_blob)
+      for (size_t c = 0; !rc && c < r->row->n_fields; c++)
+        rc = apply_blob_group(u, r, c, gs[i], starts[i], k1, msgs, err);
+    else
+      rc = apply_group(u, r, gs[i], starts[i], k1, msgs, err);
+  }
   free(starts);
   free(firsts);
   free(gs);

@@ -229,13 +229,6 @@ int cp_update_columns_row(paimon_table *t, const char *const *names, size_t n, c
       rc = paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in table schema.", names[k]);
       break;
     }
-    /* Partial files are Parquet; a BLOB column's values live in `.blob` files. */
-    if (f->type->kind == CP_TYPE_BLOB) {
-      rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "updating BLOB column %s of table %s is not supported yet", names[k],
-                            t->full_name);
-      break;
-    }
     rc = cp_field_copy(&fields[k], f, err);
     if (rc) break;
   }
