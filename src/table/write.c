@@ -364,8 +364,10 @@ static int finish_blob(paimon_write *w, partition_writer *pw, size_t f, paimon_e
   int64_t rows = cp_blob_writer_rows(b->w);
   int rc = cp_blob_writer_finish(b->w, &size, err);
   if (!rc) rc = cp_wfile_sync(b->file, err);
-  if (!rc) rc = cp_wfile_close(b->file, err);
-  b->file = NULL;
+  if (!rc) {
+    rc = cp_wfile_close(b->file, err); /* frees the handle either way */
+    b->file = NULL;
+  }
   cp_data_file_meta m;
   memset(&m, 0, sizeof m);
   const char **col = rc ? NULL : cp_arena_alloc(&w->arena, sizeof *col);
