@@ -338,6 +338,19 @@ typedef struct pick {
   int64_t offset, length;
 } pick;
 
+/* Completes (rc == 0) or releases a large_binary array of n rows and `end` value bytes. */
+static int finish_binary(struct ArrowArray *out, int64_t *offsets, int64_t n, int64_t end,
+                         int64_t nulls, int rc) {
+  if (!rc) {
+    offsets[n] = end;
+    out->length = n;
+    out->null_count = nulls;
+  } else if (out->release) {
+    out->release(out);
+  }
+  return rc;
+}
+
 /* blob-as-descriptor: each value as a serialized BlobDescriptor v2 (u8 2, u64 magic "BLOBDESC",
  * i32 uri length, uri, i64 offset, i64 length; spec/maintenance-and-blob.md §5.4) naming its
  * payload in the `.blob` file, as pypaimon and Java return them. */
@@ -371,13 +384,7 @@ static int descriptor_column(const blob_col *b, const pick *picks, int64_t n, in
     pos = p - data;
     cp_bit_set(valid, r);
   }
-  if (!rc) {
-    offsets[n] = pos;
-    out->length = n;
-    out->null_count = nulls;
-  } else if (out->release) {
-    out->release(out);
-  }
+  rc = finish_binary(out, offsets, n, pos, nulls, rc);
   return rc;
 }
 
@@ -488,13 +495,7 @@ static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t
     }
     r = end;
   }
-  if (!rc) {
-    offsets[n] = pos;
-    out->length = n;
-    out->null_count = nulls;
-  } else if (out->release) {
-    out->release(out);
-  }
+  rc = finish_binary(out, offsets, n, pos, nulls, rc);
   free(span);
   free(picks);
   return rc;
