@@ -389,3 +389,29 @@ int paimon_commit_messages_deserialize(paimon_commit_messages **out, const void 
   *out = m;
   return PAIMON_OK;
 }
+
+int cp_commit_messages_add_compaction(struct paimon_table *t, paimon_commit_messages *msgs,
+                                      cp_bytes partition, int32_t bucket, int32_t total_buckets,
+                                      const cp_data_file_meta *file,
+                                      const cp_data_file_meta *deleted, size_t n_deleted,
+                                      paimon_error *err) {
+  cp_commit_message m;
+  memset(&m, 0, sizeof m);
+  m.partition = partition;
+  m.bucket = bucket;
+  m.total_buckets = total_buckets;
+  m.new_files = (cp_data_file_meta *)file;
+  m.n_new = 1;
+  m.deleted_files = (cp_data_file_meta *)deleted;
+  m.n_deleted = n_deleted;
+  m.check_from_snapshot = -1;
+  m.compact = true;
+  int rc = cp_commit_messages_add(msgs, &m, err);
+  if (rc) {
+    char *path = NULL;
+    if (cp_data_file_path(t, partition, bucket, file, &path, NULL) == 0)
+      cp_fs_delete(t->fs, path, NULL);
+    free(path);
+  }
+  return rc;
+}

@@ -56,4 +56,13 @@ int cp_commit_messages_discard(struct paimon_table *t, const paimon_commit_messa
 int cp_commit_messages_add(paimon_commit_messages *msgs, const cp_commit_message *m,
                            paimon_error *err);
 
+/* Appends a compaction message (compact.h): `file` replaces `deleted[0..n_deleted)` in
+ * (partition, bucket), no check snapshot. On failure `file`, which no message owns yet, is
+ * deleted. */
+int cp_commit_messages_add_compaction(struct paimon_table *t, paimon_commit_messages *msgs,
+                                      cp_bytes partition, int32_t bucket, int32_t total_buckets,
+                                      const cp_data_file_meta *file,
+                                      const cp_data_file_meta *deleted, size_t n_deleted,
+                                      paimon_error *err);
+
 #endif

@@ -278,25 +278,7 @@ static int copy_groups(executor *x, const task *k, cp_group_writer *w, paimon_er
   size_t *splits = malloc((k->n + 1) * sizeof *splits);
   if (!splits) return CP_ENOMEM(err, "compaction");
   for (size_t i = 0; i < k->n; i++) splits[i] = x->groups[k->first + i].split;
-  paimon_read_builder *rb = NULL;
-  struct ArrowArrayStream s;
-  memset(&s, 0, sizeof s);
-  int rc = paimon_read_builder_new(&rb, x->t, err);
-  if (!rc) rc = paimon_read_builder_set_projection(rb, x->names, x->row->n_fields, err);
-  if (!rc) {
-    cp_read_builder_ignore_deletion_vectors(rb);
-    rc = paimon_plan_read(rb, x->plan, splits, k->n, &s, err);
-  }
-  while (!rc) {
-    struct ArrowArray batch;
-    memset(&batch, 0, sizeof batch);
-    rc = cp_stream_next(&s, &batch, err);
-    if (rc || !batch.release) break;
-    rc = cp_group_writer_write(w, &batch, err);
-    batch.release(&batch);
-  }
-  if (s.release) s.release(&s);
-  paimon_read_builder_free(rb);
+  int rc = cp_group_writer_copy(w, x->plan, splits, k->n, x->names, x->row->n_fields, err);
   free(splits);
   return rc;
 }
@@ -334,24 +316,8 @@ static int run_task(executor *x, const task *k, paimon_commit_messages *out,
     meta.file_source = CP_FILE_SOURCE_COMPACT;
     meta.min_sequence_number = min_seq;
     meta.max_sequence_number = max_seq;
-    cp_commit_message m;
-    memset(&m, 0, sizeof m);
-    m.partition = s0->partition;
-    m.bucket = s0->bucket;
-    m.total_buckets = (int32_t)x->t->options.bucket;
-    m.new_files = &meta;
-    m.n_new = 1;
-    m.deleted_files = inputs;
-    m.n_deleted = n_in;
-    m.check_from_snapshot = -1;
-    m.compact = true;
-    rc = cp_commit_messages_add(out, &m, err);
-    if (rc) {
-      char *path = NULL;
-      if (cp_data_file_path(x->t, s0->partition, s0->bucket, &meta, &path, NULL) == 0)
-        cp_fs_delete(x->t->fs, path, NULL);
-      free(path);
-    }
+    rc = cp_commit_messages_add_compaction(x->t, out, s0->partition, s0->bucket,
+                                           (int32_t)x->t->options.bucket, &meta, inputs, n_in, err);
   }
   /* The deletions of each old group (its anchor's DV, positions from the group start) now belong
    * to the new file, whose positions start at the task's first row. */

@@ -92,6 +92,7 @@ typedef struct read_state {
   col_source *sources;
   blob_col *blobs; /* SRC_BLOB columns of the open split */
   size_t n_blobs;
+  int blob_filter; /* the filter reads no BLOB column of the split: 1 yes, 0 no, -1 not known yet */
   int64_t position, rows_total; /* rows produced so far / rows of the split */
   bool has_first_row_id;
   int64_t first_row_id, max_seq;
@@ -114,6 +115,7 @@ static void close_split(read_state *s) {
   free(s->blobs);
   s->blobs = NULL;
   s->n_blobs = 0;
+  s->blob_filter = -1;
   free(s->parts);
   free(s->sources);
   s->parts = NULL;
@@ -391,8 +393,8 @@ static int descriptor_column(const blob_col *b, const pick *picks, int64_t n, in
 /* Rows [row_id, row_id + n) of a BLOB column as a large_binary array: for each row the newest
  * file's value or NULL (placeholders fall through to older files). Payloads of neighbouring rows
  * of one file are fetched with one ranged read of the span they lie in. */
-static int blob_column(read_state *s, const blob_col *b, int64_t row_id, int64_t n,
-                       const uint8_t *wanted, struct ArrowArray *out, paimon_error *err) {
+static int blob_column(const blob_col *b, int64_t row_id, int64_t n, const uint8_t *wanted,
+                       struct ArrowArray *out, paimon_error *err) {
   pick *picks = malloc((size_t)(n + 1) * sizeof *picks);
   if (!picks) return CP_ENOMEM(err, "read");
   int rc = PAIMON_OK;
@@ -632,16 +634,16 @@ static int fill_blobs(read_state *s, struct ArrowArray *out, int64_t n, paimon_e
   cp_bitmap_set_range(wanted, 0, n, true);
   if (s->dv) cp_dv_select(s->dv, s->position, n, wanted);
   int rc = PAIMON_OK;
-  bool by_filter = s->filter != NULL;
-  if (by_filter) {
+  if (s->filter && s->blob_filter < 0) { /* once per split */
     int32_t *cols = NULL;
     size_t nc = 0;
     rc = cp_expr_columns(s->filter, &cols, &nc, err);
+    s->blob_filter = 1;
     for (size_t k = 0; !rc && k < nc; k++)
-      if ((size_t)cols[k] < s->n_cols && s->sources[cols[k]].kind == SRC_BLOB) by_filter = false;
+      if ((size_t)cols[k] < s->n_cols && s->sources[cols[k]].kind == SRC_BLOB) s->blob_filter = 0;
     free(cols);
   }
-  if (!rc && by_filter) {
+  if (!rc && s->filter && s->blob_filter == 1) {
     cp_array_view v;
     memset(&v, 0, sizeof v);
     uint8_t *pass = malloc((size_t)(n + 8) / 8 + 1);
@@ -656,8 +658,8 @@ static int fill_blobs(read_state *s, struct ArrowArray *out, int64_t n, paimon_e
     if (s->sources[i].kind != SRC_BLOB) continue;
     struct ArrowArray col;
     memset(&col, 0, sizeof col);
-    rc = blob_column(s, &s->blobs[s->sources[i].part], s->first_row_id + s->position, n, wanted,
-                     &col, err);
+    rc = blob_column(&s->blobs[s->sources[i].part], s->first_row_id + s->position, n, wanted, &col,
+                     err);
     if (!rc) {
       out->children[i]->release(out->children[i]);
       cp_array_move(&col, out->children[i]);
@@ -939,6 +941,7 @@ static int state_new(paimon_read_builder *rb, const paimon_plan *plan, const siz
   if (!s) return CP_ENOMEM(err, "read");
   s->t = rb->t;
   s->batch_size = rb->batch_size;
+  s->blob_filter = -1;
   s->blob_as_descriptor = rb->blob_as_descriptor;
   s->remaining = rb->select.has_limit ? rb->select.limit : -1;
   const cp_table_schema *table_schema = NULL;

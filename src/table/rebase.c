@@ -343,14 +343,6 @@ void cp_rebase_free(cp_rebase *r) {
 
 /* ------------------------------ the compaction's side (§2.3) ------------------------------ */
 
-/* Deletes the new file of a message that could not be added. */
-static void delete_written(paimon_table *t, const cp_commit_message *m) {
-  char *path = NULL;
-  if (cp_data_file_path(t, m->partition, m->bucket, &m->new_files[0], &path, NULL) == 0)
-    cp_fs_delete(t->fs, path, NULL);
-  free(path);
-}
-
 /* A concurrent partial file and the compaction output range it lies in. */
 typedef struct concurrent {
   const cp_manifest_entry *e;
@@ -430,9 +422,6 @@ static int write_current(paimon_table *t, const paimon_plan *plan, const cp_mani
   }
   *ok = rows == o->file.row_count;
   cp_type *row = NULL;
-  paimon_read_builder *rb = NULL;
-  struct ArrowArrayStream st;
-  memset(&st, 0, sizeof st);
   cp_group_writer w;
   memset(&w, 0, sizeof w);
   int rc = PAIMON_OK;
@@ -446,30 +435,15 @@ static int write_current(paimon_table *t, const paimon_plan *plan, const cp_mani
         idx[j - 1] = tmp;
       }
     rc = cp_update_columns_row(t, names, n_names, &row, err);
-    if (!rc) rc = paimon_read_builder_new(&rb, t, err);
-    if (!rc) rc = paimon_read_builder_set_projection(rb, names, n_names, err);
-    if (!rc) {
-      cp_read_builder_ignore_deletion_vectors(rb);
-      rc = paimon_plan_read(rb, plan, idx, n, &st, err);
-    }
     if (!rc)
       rc = cp_group_writer_open(&w, t, row, false, o->partition, o->bucket, from, o->file.row_count,
                                 err);
-    while (!rc) {
-      struct ArrowArray batch;
-      memset(&batch, 0, sizeof batch);
-      rc = cp_stream_next(&st, &batch, err);
-      if (rc || !batch.release) break;
-      rc = cp_group_writer_write(&w, &batch, err);
-      batch.release(&batch);
-    }
+    if (!rc) rc = cp_group_writer_copy(&w, plan, idx, n, names, n_names, err);
     if (!rc)
       rc = cp_group_writer_finish(&w, arena, meta, err);
     else
       cp_group_writer_abort(&w);
   }
-  if (st.release) st.release(&st);
-  paimon_read_builder_free(rb);
   cp_type_free(row);
   free(idx);
   return rc;
@@ -528,19 +502,8 @@ static int rebase_outputs(paimon_table *t, const cp_snapshot *latest,
     /* Newer than the compacted file and than the updates it replaces (Spark's rule). */
     meta.min_sequence_number = min_seq;
     meta.max_sequence_number = max_seq;
-    cp_commit_message m;
-    memset(&m, 0, sizeof m);
-    m.partition = delta[o].partition;
-    m.bucket = delta[o].bucket;
-    m.total_buckets = delta[o].total_buckets;
-    m.new_files = &meta;
-    m.n_new = 1;
-    m.deleted_files = dels;
-    m.n_deleted = n_del;
-    m.check_from_snapshot = -1;
-    m.compact = true;
-    rc = cp_commit_messages_add(r->msgs, &m, err);
-    if (rc) delete_written(t, &m);
+    rc = cp_commit_messages_add_compaction(t, r->msgs, delta[o].partition, delta[o].bucket,
+                                           delta[o].total_buckets, &meta, dels, n_del, err);
   }
   if (!rc && ok) r->done = true;
   if (rc || !ok) {

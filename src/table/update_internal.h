@@ -108,6 +108,11 @@ int cp_group_writer_finish(cp_group_writer *w, cp_arena *arena, cp_data_file_met
 /* Deletes the file (if any) and frees the writer's state; safe after finish and on a zeroed
  * writer. */
 void cp_group_writer_abort(cp_group_writer *w);
+/* Streams columns `cols` of splits `splits[0..n)` of `plan`, merged, deletion vectors not applied
+ * (deleted rows are copied; the group's DV keeps deleting them), into `w` — what compaction and
+ * the rebase of a compaction write. */
+int cp_group_writer_copy(cp_group_writer *w, const paimon_plan *plan, const size_t *splits,
+                         size_t n, const char *const *cols, size_t n_cols, paimon_error *err);
 
 /* ---- messages under construction ---- */
 

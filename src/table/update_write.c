@@ -24,6 +24,7 @@
 #include "table/paths.h"
 #include "table/stats.h"
 #include "table/update_internal.h"
+#include "arrow/stream.h"
 #include "types/type_arrow.h"
 
 /* Local wall-clock time encoded as if it were UTC, as Paimon writers store _CREATION_TIME
@@ -158,6 +159,30 @@ void cp_group_writer_abort(cp_group_writer *w) {
 }
 
 /* ------------------------------------ messages ------------------------------------ */
+
+int cp_group_writer_copy(cp_group_writer *w, const paimon_plan *plan, const size_t *splits,
+                         size_t n, const char *const *cols, size_t n_cols, paimon_error *err) {
+  paimon_read_builder *rb = NULL;
+  struct ArrowArrayStream s;
+  memset(&s, 0, sizeof s);
+  int rc = paimon_read_builder_new(&rb, w->t, err);
+  if (!rc) rc = paimon_read_builder_set_projection(rb, cols, n_cols, err);
+  if (!rc) {
+    cp_read_builder_ignore_deletion_vectors(rb);
+    rc = paimon_plan_read(rb, plan, splits, n, &s, err);
+  }
+  while (!rc) {
+    struct ArrowArray batch;
+    memset(&batch, 0, sizeof batch);
+    rc = cp_stream_next(&s, &batch, err);
+    if (rc || !batch.release) break;
+    rc = cp_group_writer_write(w, &batch, err);
+    batch.release(&batch);
+  }
+  if (s.release) s.release(&s);
+  paimon_read_builder_free(rb);
+  return rc;
+}
 
 int cp_update_add_file(paimon_update *u, paimon_commit_messages *msgs, cp_bytes partition,
                        int32_t bucket, const cp_data_file_meta *file, paimon_error *err) {
