@@ -135,6 +135,12 @@ def test_refused_before_anything_is_written(tmp_path):
         w.write_arrow(pa.table({"id": pa.array([1, 2], pa.int32()), "v": ["a", "b"],
                                 "pic": pa.array([b"fine", desc], pa.large_binary())}))
     w.close()
+    # A value of another type for the BLOB column.
+    w = t.new_batch_write_builder().new_write()
+    with pytest.raises(ValueError, match="Column pic has type"):
+        w.write_arrow(pa.table({"id": pa.array([1], pa.int32()), "v": ["a"],
+                                "pic": pa.array([7], pa.int32())}))
+    w.close()
     # BLOB columns alone.
     w = t.new_batch_write_builder().new_write().with_write_type(["pic"])
     with pytest.raises(NotImplementedError, match="BLOB columns only"):
