@@ -71,8 +71,14 @@ typedef struct blob_col {
   cp_blob_file **files;
   int64_t *first; /* first row id of each file */
   size_t n_files;
-  bool descriptors; /* blob-as-descriptor: BlobDescriptor bytes instead of the content */
+  bool descriptors;  /* blob-as-descriptor: BlobDescriptor bytes instead of the content */
+  cp_buf_pool *pool; /* payload buffers of batches the consumer has released */
 } blob_col;
+
+/* Payload bytes per batch when BLOB content is read: a batch ends before the row that would pass
+ * this (it holds one row at least), so a stream's memory is bounded by the batch, not by how many
+ * blobs a split has, and the pool's buffers fit the next batch. */
+#define CP_BLOB_BATCH_BYTES ((int64_t)4 << 20)
 
 typedef struct read_state {
   paimon_table *t;
@@ -93,6 +99,8 @@ typedef struct read_state {
   blob_col *blobs; /* SRC_BLOB columns of the open split */
   size_t n_blobs;
   int blob_filter; /* the filter reads no BLOB column of the split: 1 yes, 0 no, -1 not known yet */
+  int64_t blob_seen,
+      blob_kept; /* rows of the split's batches so far / those whose blobs were read */
   int64_t position, rows_total; /* rows produced so far / rows of the split */
   bool has_first_row_id;
   int64_t first_row_id, max_seq;
@@ -111,11 +119,13 @@ static void close_split(read_state *s) {
     for (size_t k = 0; k < s->blobs[i].n_files; k++) cp_blob_file_free(s->blobs[i].files[k]);
     free(s->blobs[i].files);
     free(s->blobs[i].first);
+    cp_buf_pool_release(s->blobs[i].pool);
   }
   free(s->blobs);
   s->blobs = NULL;
   s->n_blobs = 0;
   s->blob_filter = -1;
+  s->blob_seen = s->blob_kept = 0;
   free(s->parts);
   free(s->sources);
   s->parts = NULL;
@@ -313,6 +323,7 @@ static int open_blob_col(read_state *s, const cp_split *sp, size_t col, paimon_e
     b->files = calloc(n, sizeof *b->files);
     b->first = calloc(n, sizeof *b->first);
     if (!rc && (!b->files || !b->first)) rc = CP_ENOMEM(err, "read");
+    if (!rc && !b->descriptors) rc = cp_buf_pool_new(&b->pool, 3 * CP_BLOB_BATCH_BYTES, err);
     for (size_t k = 0; !rc && k < n; k++) {
       char *path = NULL;
       rc = cp_data_file_path(s->t, mine[k]->partition, mine[k]->bucket, &mine[k]->file, &path, err);
@@ -339,6 +350,42 @@ typedef struct pick {
   int32_t file; /* -1: NULL */
   int64_t offset, length;
 } pick;
+
+/* The newest file of `b` with a value (or NULL) for row `id`; false when every file covering the
+ * row holds a placeholder for it. */
+static bool blob_pick(const blob_col *b, int64_t id, pick *out) {
+  for (size_t k = 0; k < b->n_files; k++) {
+    const cp_blob_index *ix = cp_blob_file_index(b->files[k]);
+    int64_t at = id - b->first[k];
+    if (at < 0 || at >= ix->n_rows || ix->kinds[at] == CP_BLOB_PLACEHOLDER) continue;
+    *out = ix->kinds[at] == CP_BLOB_NULL ? (pick){-1, 0, 0}
+                                         : (pick){(int32_t)k, ix->offsets[at], ix->lengths[at]};
+    return true;
+  }
+  return false;
+}
+
+/* Rows of the next batch (at most `limit`) whose BLOB payloads stay within CP_BLOB_BATCH_BYTES.
+ * Only rows that survive the DV and the filter have their payloads read; which ones do is known
+ * after the batch is read, so the share of rows kept by the split's earlier batches stands in
+ * for it (never below 1/16: a batch after a run of rejected rows holds 16 times the bound at
+ * most), and a sample of 1% by _ROW_ID is read in a few batches, not in hundreds. */
+static int64_t blob_batch_rows(const read_state *s, int64_t limit) {
+  double kept = 1.0;
+  if (s->blob_seen > 0) kept = (double)s->blob_kept / (double)s->blob_seen;
+  if (kept < 1.0 / 16) kept = 1.0 / 16;
+  double bytes = 0;
+  for (int64_t r = 0; r < limit; r++) {
+    int64_t id = s->first_row_id + s->position + r, row = 0;
+    for (size_t i = 0; i < s->n_blobs; i++) {
+      pick p;
+      if (!s->blobs[i].descriptors && blob_pick(&s->blobs[i], id, &p)) row += p.length;
+    }
+    if (r > 0 && bytes + (double)row * kept > (double)CP_BLOB_BATCH_BYTES) return r;
+    bytes += (double)row * kept;
+  }
+  return limit;
+}
 
 /* Completes (rc == 0) or releases a large_binary array of n rows and `end` value bytes. */
 static int finish_binary(struct ArrowArray *out, int64_t *offsets, int64_t n, int64_t end,
@@ -401,26 +448,17 @@ static int blob_column(const blob_col *b, int64_t row_id, int64_t n, const uint8
   int64_t total = 0, nulls = 0;
   for (int64_t r = 0; !rc && r < n; r++) {
     int64_t id = row_id + r;
-    bool found = false;
     if (wanted && !cp_bit_get(wanted, r)) { /* dropped by the DV or the filter: not read */
       picks[r] = (pick){-1, 0, 0};
       nulls++;
       continue;
     }
-    for (size_t k = 0; k < b->n_files && !found; k++) {
-      const cp_blob_index *ix = cp_blob_file_index(b->files[k]);
-      int64_t at = id - b->first[k];
-      if (at < 0 || at >= ix->n_rows || ix->kinds[at] == CP_BLOB_PLACEHOLDER) continue;
-      found = true;
-      if (ix->kinds[at] == CP_BLOB_NULL) {
-        picks[r] = (pick){-1, 0, 0};
+    if (blob_pick(b, id, &picks[r])) {
+      if (picks[r].file < 0)
         nulls++;
-      } else {
-        picks[r] = (pick){(int32_t)k, ix->offsets[at], ix->lengths[at]};
-        total += ix->lengths[at];
-      }
-    }
-    if (!found)
+      else
+        total += picks[r].length;
+    } else
       rc = paimon_error_set(
           err, PAIMON_ECORRUPT,
           "All blob files at the same row id store a placeholder. (row id %" PRId64 ", %s)", id,
@@ -434,18 +472,20 @@ static int blob_column(const blob_col *b, int64_t row_id, int64_t n, const uint8
   int64_t *offsets = NULL;
   uint8_t *valid = NULL, *data = NULL;
   if (!rc) rc = cp_array_init(out, 3, 0, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
   if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)&offsets, err);
-  /* The payloads overwrite every byte: no zero-filling of what may be gigabytes. */
+  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
+  /* The payloads overwrite every byte: no zero-filling of what may be gigabytes. A buffer of a
+   * batch the consumer released is taken again (its pages are mapped already); fresh memory is
+   * faulted in with one call. */
   if (!rc) {
-    size_t cap = ((size_t)total + 63) & ~(size_t)63;
-    data = aligned_alloc(64, cap ? cap : 64);
-    if (!data) rc = CP_ENOMEM(err, "read");
-    if (!rc && cp_array_adopt_buffer(out, 2, data, total, err) != 0) {
-      free(data);
-      data = NULL;
-      rc = err ? err->code : PAIMON_ENOMEM;
+    cp_buf buf = CP_BUF_INIT;
+    if (!cp_buf_pool_take(b->pool, (size_t)total, &buf)) {
+      rc = cp_buf_reserve(&buf, (size_t)(total ? total : 1), err);
+      if (!rc) cp_mem_prefault(buf.data, (size_t)total);
     }
+    data = buf.data;
+    buf.len = (size_t)total;
+    if (!rc) rc = cp_array_adopt_pooled(out, 2, &buf, b->pool, err);
   }
   uint8_t *span = NULL;
   size_t span_cap = 0;
@@ -654,6 +694,8 @@ static int fill_blobs(read_state *s, struct ArrowArray *out, int64_t n, paimon_e
     cp_array_view_reset(&v);
     free(pass);
   }
+  s->blob_seen += n;
+  s->blob_kept += cp_bitmap_count_set(wanted, 0, n);
   for (size_t i = 0; !rc && i < s->n_cols; i++) {
     if (s->sources[i].kind != SRC_BLOB) continue;
     struct ArrowArray col;
@@ -674,8 +716,13 @@ static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, pa
   struct ArrowArray *batches = calloc(s->n_parts + 1, sizeof *batches);
   cp_array_view *views = calloc(s->n_parts + 1, sizeof *views);
   int rc = (batches && views) ? PAIMON_OK : CP_ENOMEM(err, "read");
-  int64_t n = -1;
+  int64_t n = -1, rows = s->batch_size;
   *done = false;
+  if (s->n_blobs) { /* batches bounded by their BLOB bytes */
+    int64_t left = s->rows_total - s->position;
+    if (left > 0) rows = blob_batch_rows(s, left < rows ? left : rows);
+    for (size_t p = 0; p < s->n_parts; p++) cp_pq_reader_set_batch_size(s->parts[p].reader, rows);
+  }
   for (size_t p = 0; p < s->n_parts && !rc; p++) {
     bool eof = false;
     struct ArrowSchema schema;
@@ -707,7 +754,7 @@ static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, pa
   }
   if (!rc && s->n_parts == 0) { /* only hidden / null columns: count rows ourselves */
     n = s->rows_total - s->position;
-    if (n > s->batch_size) n = s->batch_size;
+    if (n > rows) n = rows;
     *done = n <= 0;
   }
   if (!rc && !*done) {
@@ -942,6 +989,7 @@ static int state_new(paimon_read_builder *rb, const paimon_plan *plan, const siz
   s->t = rb->t;
   s->batch_size = rb->batch_size;
   s->blob_filter = -1;
+  s->blob_seen = s->blob_kept = 0;
   s->blob_as_descriptor = rb->blob_as_descriptor;
   s->remaining = rb->select.has_limit ? rb->select.limit : -1;
   const cp_table_schema *table_schema = NULL;

@@ -187,3 +187,37 @@ def test_filters_with_blobs(tmp_path):
         got = sorted(tuple(r.values()) for r in
                      rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist())
         assert got == [r for r in everything if keep(r)]
+
+
+def test_streamed_batches_are_bounded_by_blob_bytes(tmp_path):
+    """A stream's batches hold at most 4 MiB of BLOB payloads (a single larger blob is a batch of
+    its own), so a consumer's memory does not grow with the number of blobs. With a filter the
+    rows a batch keeps are estimated from the earlier batches, so a batch may hold up to 16 times
+    that. The rows are those of one to_arrow, and across a blob update whose newer file holds
+    placeholders."""
+    wh = tmp_path / "wh"
+    t = create(wh)
+    sizes = [300_000] * 40 + [5_000_000] + [10] * 3000 + [1_000_000] * 9
+    append(t, list(range(len(sizes))), [bytes([i % 251]) * n for i, n in enumerate(sizes)])
+    update(wh, [2, 41, 3001], [b"new", None, b"x" * 2_000_000])
+    everything = read(cpaimon, wh)
+    assert everything == read(pypaimon, wh)
+    tt = cpaimon.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t")
+    pb = tt.new_read_builder().new_predicate_builder()
+    for pred, keep in ((None, lambda r: True),
+                       (pb.is_in("_ROW_ID", [0, 39, 40, 41, 1500, 3050]),
+                        lambda r: r[3] in (0, 39, 40, 41, 1500, 3050)),
+                       (pb.greater_or_equal("id", 3030), lambda r: r[0] >= 3030)):
+        rb = tt.new_read_builder().with_projection(COLS)
+        if pred is not None:
+            rb = rb.with_filter(pred)
+        got, batches = [], 0
+        for b in rb.new_read().to_arrow_batch_reader(rb.new_scan().plan().splits()):
+            payload = sum(len(v) for v in b.column("pic").to_pylist() if v is not None)
+            bound = (4 << 20) * (1 if pred is None else 16)
+            assert payload <= bound or b.num_rows == 1, (b.num_rows, payload)
+            got += [tuple(r.values()) for r in b.to_pylist()]
+            batches += 1
+        assert sorted(got) == [r for r in everything if keep(r)]
+        if pred is None:  # 12 MB of 300 KB blobs alone take three batches
+            assert batches > 5, batches

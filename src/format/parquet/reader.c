@@ -503,6 +503,10 @@ static int run_batch(cp_pq_reader *r, paimon_error *err) {
   return rc;
 }
 
+void cp_pq_reader_set_batch_size(cp_pq_reader *r, int64_t rows) {
+  r->batch_size = rows > 0 ? rows : CP_PQ_DEFAULT_BATCH_SIZE;
+}
+
 /* Reads up to batch_size selected rows of the current row group; *got = rows read. */
 static int fill_batch(cp_pq_reader *r, int64_t *got, paimon_error *err) {
   *got = 0;

@@ -96,6 +96,11 @@ int cp_pq_reader_open(cp_pq_reader **out, cp_fs *fs, const char *path,
 int cp_pq_reader_next(cp_pq_reader *r, struct ArrowArray *out_batch, struct ArrowSchema *out_schema,
                       bool *eof, paimon_error *err);
 
+/* Rows per batch from the next cp_pq_reader_next on (0: CP_PQ_DEFAULT_BATCH_SIZE): for callers that
+ * bound batches by something the reader does not see (the bytes of the `.blob` payloads read
+ * beside a file). */
+void cp_pq_reader_set_batch_size(cp_pq_reader *r, int64_t rows);
+
 /* A copy of the batch schema (owned by the caller). */
 int cp_pq_reader_schema(const cp_pq_reader *r, struct ArrowSchema *out, paimon_error *err);
 
