@@ -18,7 +18,7 @@ cd "$root"
 
 debs=(
   build-essential cmake pkg-config
-  libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev
+  libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libdeflate-dev
   libjansson-dev libroaring-dev libedit-dev
   libcurl4-openssl-dev libssl-dev libexpat1-dev
   clang clang-format libclang-rt-14-dev

@@ -102,7 +102,7 @@ def test_wheel_is_portable(dist):
     assert any(re.match(r"cpaimon/_cpaimon\.cpython-.*\.so$", n) for n in names)
     libs = [n for n in names if n.startswith("cpaimon.libs/")]
     for lib in ("libcurl", "libcrypto", "libzstd", "libsnappy", "liblz4", "libjansson",
-                "libroaring"):
+                "libroaring", "libdeflate"):
         assert any(n.startswith(f"cpaimon.libs/{lib}") for n in libs), (lib, libs)
     show = run([pathlib.Path(sys.executable).parent / "auditwheel", "show", wheel]).stdout
     assert tag[1] in " ".join(show.split()), show
