@@ -46,7 +46,14 @@ typedef struct local_rfile {
 typedef struct local_wfile {
   cp_wfile base;
   int fd;
+  uint64_t flushing; /* bytes before this offset have been handed to write-back */
 } local_wfile;
+
+/* Written data is handed to the kernel's write-back in steps of this size as the file grows
+ * (sync_file_range SYNC_FILE_RANGE_WRITE: start writing, do not wait), so the disk works while
+ * the writer goes on and the fsync before a commit waits for the last step only, not for a whole
+ * file of dirty pages. */
+#define WRITEBACK_STEP ((uint64_t)8 << 20)
 
 static const cp_fs_ops local_ops;
 
@@ -220,6 +227,14 @@ static int local_write(cp_wfile *wf, const void *src, size_t n, paimon_error *er
     done += (size_t)w;
   }
   wf->pos += n;
+#ifdef SYNC_FILE_RANGE_WRITE
+  if (wf->pos - f->flushing >= WRITEBACK_STEP) {
+    /* A hint: a failure here shows again (and is reported) at the fsync. */
+    (void)sync_file_range(f->fd, (off_t)f->flushing, (off_t)(wf->pos - f->flushing),
+                          SYNC_FILE_RANGE_WRITE);
+    f->flushing = wf->pos;
+  }
+#endif
   return PAIMON_OK;
 }
 

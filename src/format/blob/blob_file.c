@@ -165,17 +165,44 @@ void cp_blob_file_free(cp_blob_file *f) {
 
 /* ------------------------------------ writing ------------------------------------ */
 
+/* Small writes (record framing, small payloads, the index) are gathered here and written
+ * together; a payload that does not fit goes to the file directly, uncopied. */
+#define STAGE_CAP ((size_t)64 << 10)
+
 struct cp_blob_writer {
   cp_wfile *file;
   int64_t *lengths; /* per row: rec_len, -1 NULL, -2 placeholder */
   size_t n, cap;
   uint64_t position;
+  uint8_t *stage;
+  size_t staged;
 };
 
 int cp_blob_writer_new(cp_blob_writer **out, cp_wfile *file, paimon_error *err) {
   *out = calloc(1, sizeof **out);
-  if (!*out) return CP_ENOMEM(err, "blob writer");
+  if (*out) (*out)->stage = malloc(STAGE_CAP);
+  if (!*out || !(*out)->stage) {
+    cp_blob_writer_free(*out);
+    *out = NULL;
+    return CP_ENOMEM(err, "blob writer");
+  }
   (*out)->file = file;
+  return PAIMON_OK;
+}
+
+static int stage_flush(cp_blob_writer *w, paimon_error *err) {
+  size_t n = w->staged;
+  w->staged = 0;
+  return n ? cp_wfile_write(w->file, w->stage, n, err) : PAIMON_OK;
+}
+
+static int put(cp_blob_writer *w, const void *data, size_t len, paimon_error *err) {
+  if (len > STAGE_CAP - w->staged) {
+    CP_RETURN_IF_ERROR(stage_flush(w, err));
+    if (len >= STAGE_CAP) return cp_wfile_write(w->file, data, len, err);
+  }
+  memcpy(w->stage + w->staged, data, len);
+  w->staged += len;
   return PAIMON_OK;
 }
 
@@ -204,9 +231,9 @@ int cp_blob_writer_add(cp_blob_writer *w, const void *data, size_t len, paimon_e
   crc = cp_crc32(crc, data, len);
   crc = cp_crc32(crc, tail, 8);
   le(tail + 8, crc, 4);
-  CP_RETURN_IF_ERROR(cp_wfile_write(w->file, head, 4, err));
-  if (len) CP_RETURN_IF_ERROR(cp_wfile_write(w->file, data, len, err));
-  CP_RETURN_IF_ERROR(cp_wfile_write(w->file, tail, 12, err));
+  CP_RETURN_IF_ERROR(put(w, head, 4, err));
+  if (len) CP_RETURN_IF_ERROR(put(w, data, len, err));
+  CP_RETURN_IF_ERROR(put(w, tail, 12, err));
   w->position += rec;
   return push_length(w, (int64_t)rec, err);
 }
@@ -238,7 +265,8 @@ int cp_blob_writer_finish(cp_blob_writer *w, uint64_t *size, paimon_error *err) 
   }
   le(index + k, (uint64_t)k, 4);
   index[k + 4] = CP_BLOB_VERSION;
-  int rc = cp_wfile_write(w->file, index, k + FOOTER, err);
+  int rc = put(w, index, k + FOOTER, err);
+  if (!rc) rc = stage_flush(w, err);
   free(index);
   if (!rc) *size = w->position + k + FOOTER;
   return rc;
@@ -247,5 +275,6 @@ int cp_blob_writer_finish(cp_blob_writer *w, uint64_t *size, paimon_error *err) 
 void cp_blob_writer_free(cp_blob_writer *w) {
   if (!w) return;
   free(w->lengths);
+  free(w->stage);
   free(w);
 }
