@@ -4,7 +4,7 @@ process, wall time and peak RSS (VmHWM).
 
     bench/bench_blob.py [--small N] [--work DIR] [--no-results]
 
-Cases: writing and reading 100 blobs of 0.5 MB, and N (default 10,000) blobs of 100 KB; reading a
+Cases: writing and (streaming) reading 100 blobs of 0.5 MB, and N (default 10,000) blobs of 100 KB; reading a
 random 1% of the N-blob table by _ROW_ID (an IN filter); and the floor of a sequential read: `cat`
 of the table's `.blob` files to /dev/null (page cache warm, as for the reads). pypaimon reads the
 sample through TableScan.with_row_ranges (its predicate builder has no _ROW_ID), cpaimon through an
@@ -23,7 +23,7 @@ import tempfile
 
 BENCH = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
-from common import WORKER_ENV, write_results_section  # noqa: E402
+from common import WORKER_ENV, compile_package, write_results_section  # noqa: E402
 
 WORKER = r"""
 import json, sys, time, random
@@ -44,15 +44,18 @@ if what == "write":
         options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"})
     cat.create_table("db.t", schema, False)
     t = cat.get_table("db.t")
+    # The input is built before the clock starts (one ~64 MB chunk of blobs, sliced for every
+    # batch): building Arrow arrays from Python bytes costs the same for both writers.
+    payload = (bytes(range(256)) * (size // 256 + 1))[:size]
+    step = max(1, (64 << 20) // size)  # batches of ~64 MB
+    chunk = pa.array([payload] * min(step, n), pa.large_binary())
     start = time.perf_counter()
     wb = t.new_batch_write_builder()
     w, c = wb.new_write(), wb.new_commit()
-    payload = bytes(range(256)) * (size // 256 + 1)
-    step = max(1, (64 << 20) // size)  # batches of ~64 MB
     for s in range(0, n, step):
         k = min(step, n - s)
         w.write_arrow(pa.table({"id": pa.array(range(s, s + k), pa.int64()),
-                                "blob": pa.array([payload[:size]] * k, pa.large_binary())}))
+                                "blob": chunk.slice(0, k)}))
     c.commit(w.prepare_commit())
     rows, nbytes = n, n * size
 else:
@@ -69,17 +72,24 @@ else:
             rb = rb.with_filter(pb.is_in("_ROW_ID", ids))
     splits = (scan or rb.new_scan()).plan().splits()
     reader = rb.new_read()
-    out = reader.to_arrow(splits)
-    rows = out.num_rows
-    nbytes = sum(len(b) for b in out.column("blob").to_pylist() if b is not None) \
-        if rows < 2000 else int(pa.compute.sum(pa.compute.binary_length(out.column("blob"))).as_py())
+    # A sequential read streams (batches are counted and dropped, as a training loop consumes
+    # them); the sample is collected into one table.
+    batches = [reader.to_arrow(splits)] if what == "sample" else \
+        reader.to_arrow_batch_reader(splits)
+    rows = nbytes = 0
+    for b in batches:
+        rows += b.num_rows
+        nbytes += int(pa.compute.sum(pa.compute.binary_length(b.column("blob"))).as_py() or 0)
 seconds = time.perf_counter() - start
 rss = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
 print(json.dumps({"seconds": seconds, "rss_mib": rss / 1024, "rows": rows, "bytes": nbytes}))
 """
 
 
-def run(lib, what, wh, n, size):
+REPEAT = 3  # each case runs this many times (fresh processes); the fastest run is reported
+
+
+def run_once(lib, what, wh, n, size):
     env = dict(os.environ, **WORKER_ENV)
     r = subprocess.run([sys.executable, "-c", WORKER, lib, what, str(wh), str(n), str(size)],
                        capture_output=True, text=True, env=env)
@@ -88,12 +98,50 @@ def run(lib, what, wh, n, size):
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+def run(lib, what, wh, n, size):
+    """The fastest of REPEAT runs (timings on this VM swing by 2-5x from run to run: the first
+    touch of fresh memory and page-cache eviction by the host); a write starts from an empty
+    warehouse every time."""
+    best = None
+    for _ in range(REPEAT):
+        if what == "write":
+            shutil.rmtree(wh, ignore_errors=True)
+        r = run_once(lib, what, wh, n, size)
+        if best is None or r["seconds"] < best["seconds"]:
+            best = r
+    return best
+
+
 def cat_floor(wh):
     import time
     files = [str(p) for p in pathlib.Path(wh).rglob("*.blob")]
-    start = time.perf_counter()
-    subprocess.run(["cat", *files], stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
+    best = None
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        subprocess.run(["cat", *files], stdout=subprocess.DEVNULL, check=True)
+        t = time.perf_counter() - start
+        best = t if best is None else min(best, t)
+    return best
+
+
+def write_floor(work, nbytes):
+    """The same number of bytes written to a fresh file on the same disk in 1 MiB writes and
+    fsynced: what a durable writer cannot beat."""
+    import time
+    path = work / "floor.bin"
+    buf = bytes(1 << 20)
+    best = None
+    for _ in range(REPEAT):
+        start = time.perf_counter()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        for k in range(0, nbytes, len(buf)):
+            os.write(fd, buf[:min(len(buf), nbytes - k)])
+        os.fsync(fd)
+        os.close(fd)
+        t = time.perf_counter() - start
+        os.unlink(path)
+        best = t if best is None else min(best, t)
+    return best
 
 
 def main():
@@ -103,6 +151,7 @@ def main():
     ap.add_argument("--no-results", action="store_true")
     args = ap.parse_args()
     work = pathlib.Path(args.work or tempfile.mkdtemp(prefix="bench-blob-"))
+    compile_package()
     cases = [("100 x 0.5 MB", 100, 512 * 1024), (f"{args.small:,} x 100 KB", args.small, 100 * 1024)]
     rows = []
     for label, n, size in cases:
@@ -117,7 +166,8 @@ def main():
         for lib in ("pypaimon", "cpaimon"):
             assert reads[lib]["rows"] == n and reads[lib]["bytes"] == n * size, reads
         floor = cat_floor(src)
-        rows.append((f"write {label}", tables["pypaimon"], tables["cpaimon"], None))
+        rows.append((f"write {label}", tables["pypaimon"], tables["cpaimon"],
+                     write_floor(work, n * size)))
         rows.append((f"read {label}", reads["pypaimon"], reads["cpaimon"], floor))
         if n >= 1000:
             sample = {lib: run(lib, "sample", src, n, size) for lib in ("pypaimon", "cpaimon")}
@@ -128,8 +178,12 @@ def main():
         "## BLOB columns",
         "",
         f"`bench/bench_blob.py --small {args.small}` (2 cores, local disk, page cache warm for "
-        "reads). Each case a fresh process; reads of the table pypaimon wrote. Floor: `cat` of "
-        "the `.blob` files to /dev/null.",
+        "reads). Each case a fresh process, best of 3; reads of the table pypaimon wrote. "
+        "Sequential reads stream (`to_arrow_batch_reader`, batches dropped as consumed); the "
+        "1% sample is one `to_arrow`. Writes: the Arrow input is built before the clock starts. "
+        "Floors (best of 3): for reads `cat` of the `.blob` files to /dev/null; for writes the "
+        "same bytes written in 1 MiB `write` calls to one new file and fsynced (cpaimon fsyncs "
+        "its files before the commit, pypaimon does not).",
         "",
         "| case | pypaimon s | cpaimon s | speed-up | cpaimon vs floor | pypaimon peak RSS MiB "
         "| cpaimon peak RSS MiB |",

@@ -25,6 +25,16 @@ WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 SINGLE_THREAD_ENV = {"OMP_NUM_THREADS": "1"}
 
 
+def compile_package() -> None:
+    """Byte-compiles the cpaimon package in the source tree once, as `pip install` does for an
+    installed package (and had done for pypaimon): with PYTHONDONTWRITEBYTECODE set, every fresh
+    process would otherwise compile cpaimon's modules from source, a few ms per case that an
+    installed cpaimon never pays."""
+    import compileall
+    compileall.compile_dir(str(pathlib.Path(__file__).resolve().parents[1] / "python" / "cpaimon"),
+                           quiet=1)
+
+
 def write_results_section(lines: list) -> None:
     """Puts `lines` (starting with a "## Title" heading) into bench/RESULTS.md in place of the
     section of that title, at the end; the rest of the file is kept."""
