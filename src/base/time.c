@@ -26,6 +26,14 @@ int64_t cp_now_millis(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t cp_local_millis_as_utc(void) {
+  int64_t now = cp_now_millis();
+  time_t secs = (time_t)(now / 1000);
+  struct tm local;
+  if (!localtime_r(&secs, &local)) return now;
+  return now + (int64_t)local.tm_gmtoff * 1000;
+}
+
 int64_t cp_monotonic_nanos(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -24,6 +24,10 @@
 /* Wall-clock time in milliseconds since 1970-01-01T00:00:00Z (snapshot timeMillis). */
 int64_t cp_now_millis(void);
 
+/* The local wall-clock time encoded as if it were UTC, as Paimon writers store a data file's
+ * _CREATION_TIME (spec/format.md §4.4). */
+int64_t cp_local_millis_as_utc(void);
+
 /* A monotonic clock in nanoseconds, for measuring durations (never goes backwards). */
 int64_t cp_monotonic_nanos(void);
 

@@ -41,6 +41,27 @@ bool cp_data_file_is_vector_store(const cp_data_file_meta *f) {
   return strstr(f->file_name, ".vector.") != NULL;
 }
 
+void cp_data_file_blob_meta(cp_data_file_meta *m, const char *file_name, int64_t file_size,
+                            int64_t row_count, int64_t schema_id, const char **col,
+                            int64_t creation_time_millis) {
+  memset(m, 0, sizeof *m);
+  m->file_name = file_name;
+  m->file_size = file_size;
+  m->row_count = row_count;
+  m->min_key = m->max_key = (cp_bytes){cp_binary_row_empty, 12};
+  m->key_stats = cp_simple_stats_empty();
+  m->value_stats = cp_simple_stats_empty();
+  m->has_value_stats_cols = true;
+  m->schema_id = schema_id;
+  m->has_creation_time = true;
+  m->creation_time_millis = creation_time_millis;
+  m->has_delete_row_count = true;
+  m->has_file_source = true;
+  m->file_source = CP_FILE_SOURCE_APPEND;
+  m->has_write_cols = true;
+  m->write_cols = (cp_strings){col, 1};
+}
+
 int cp_data_file_format(const char *name, const char **start, size_t *len, paimon_error *err) {
   static const char *const compressed[] = {"gz", "bz2", "deflate", "snappy", "lz4", "zst"};
   const char *dot = strrchr(name, '.');

@@ -84,6 +84,12 @@ static inline int64_t cp_data_file_last_row_id(const cp_data_file_meta *f) {
  * (data-evolution.md, notation). */
 bool cp_data_file_is_blob(const cp_data_file_meta *f);
 bool cp_data_file_is_vector_store(const cp_data_file_meta *f);
+/* Fills *m for a `.blob` file of one BLOB field (spec/maintenance-and-blob.md §5.5): write_cols =
+ * `*col` (one borrowed entry), no statistics (Java's no-stats collector), empty keys, APPEND,
+ * sequence 0/0, no first row id (the caller sets it where it is known). */
+void cp_data_file_blob_meta(cp_data_file_meta *m, const char *file_name, int64_t file_size,
+                            int64_t row_count, int64_t schema_id, const char **col,
+                            int64_t creation_time_millis);
 /* The format of data file `name` as Java's DataFilePathFactory.formatIdentifier reads it: the
  * extension, or the one before a compression extension (gz, bz2, deflate, snappy, lz4, zst:
  * "data-1.csv.gz" is csv). *start / *len point into `name`. ECORRUPT "<name> is not a legal file

@@ -108,15 +108,6 @@ static int open_file(cp_rows_writer *w, cp_rows_part *p, paimon_error *err) {
   return rc;
 }
 
-/* Local wall-clock time encoded as if UTC, as Paimon writers store _CREATION_TIME (§4.4). */
-static int64_t creation_time(void) {
-  int64_t now = cp_now_millis();
-  time_t secs = (time_t)(now / 1000);
-  struct tm local;
-  if (!localtime_r(&secs, &local)) return now;
-  return now + (int64_t)local.tm_gmtoff * 1000;
-}
-
 /* Java's RowDataFileSequenceNumberTracker (§1.1): min 0 when every value is NULL, max 0 when any
  * is; otherwise the range of the values. */
 static void sequence_range(const cp_pq_column_stats *seq, int64_t rows, cp_data_file_meta *m) {
@@ -166,7 +157,7 @@ static int finish_file(cp_rows_writer *w, cp_rows_part *p, paimon_error *err) {
   sequence_range(&st.columns[w->n_user + 1], st.num_rows, m);
   m->schema_id = w->t->schema->id;
   m->has_creation_time = true;
-  m->creation_time_millis = creation_time();
+  m->creation_time_millis = cp_local_millis_as_utc();
   m->has_delete_row_count = true;
   m->has_file_source = true;
   m->file_source = w->file_source;

@@ -149,20 +149,26 @@ int paimon_shard_updater_read(paimon_shard_updater *s, struct ArrowArrayStream *
 /* ------------------------------------ writing ------------------------------------ */
 
 static int finish_current(paimon_shard_updater *s, paimon_error *err) {
-  if (s->n_done == s->cap_done) {
+  size_t need = s->n_done + 1 + s->w.n_blob;
+  if (need > s->cap_done) {
     size_t cap = s->cap_done ? s->cap_done * 2 : 8;
+    while (cap < need) cap *= 2;
     done_file *d = realloc(s->done, cap * sizeof *d);
     if (!d) return CP_ENOMEM(err, "shard");
     s->done = d;
     s->cap_done = cap;
   }
-  done_file *d = &s->done[s->n_done];
-  d->partition = s->w.partition;
-  d->bucket = s->w.bucket;
+  cp_data_file_meta *metas = malloc((1 + s->w.n_blob) * sizeof *metas);
+  if (!metas) return CP_ENOMEM(err, "shard");
+  cp_bytes partition = s->w.partition;
+  int32_t bucket = s->w.bucket;
+  size_t n = 0;
   s->open = false;
-  CP_RETURN_IF_ERROR(cp_group_writer_finish(&s->w, &s->arena, &d->meta, err));
-  s->n_done++;
-  return PAIMON_OK;
+  int rc = cp_group_writer_finish_files(&s->w, &s->arena, metas, &n, err);
+  for (size_t i = 0; !rc && i < n; i++)
+    s->done[s->n_done++] = (done_file){partition, bucket, metas[i]};
+  free(metas);
+  return rc;
 }
 
 static int open_next(paimon_shard_updater *s, paimon_error *err) {

@@ -530,10 +530,33 @@ static int apply_group(paimon_update *u, const cp_update_rows *r, const cp_row_g
   return rc;
 }
 
+/* Whether the group has a `.blob` file holding field `id` (under its name in that file's schema).
+ */
+static int blob_baseline(paimon_update *u, const cp_row_group *g, int32_t id, bool *out,
+                         paimon_error *err) {
+  const cp_split *s = &u->plan->splits[g->split];
+  *out = false;
+  for (size_t k = 0; k < s->n_files && !*out; k++) {
+    const cp_data_file_meta *f = &s->files[k].file;
+    if (!cp_data_file_is_blob(f) || !f->has_first_row_id || f->first_row_id < g->first_row_id ||
+        f->first_row_id >= g->first_row_id + g->row_count)
+      continue;
+    const cp_table_schema *fs;
+    CP_RETURN_IF_ERROR(cp_table_schema_by_id(u->t, f->schema_id, &fs, err));
+    for (size_t i = 0; i < fs->row->n_fields; i++)
+      if (fs->row->fields[i].id == id && cp_data_file_writes_col(f, fs->row->fields[i].name))
+        *out = true;
+  }
+  return PAIMON_OK;
+}
+
 /* A BLOB column's update of one group (spec/maintenance-and-blob.md §5.7, as pypaimon): a `.blob`
  * file over [group start, last updated row] holding the new values and placeholders for the rows
  * in between that keep theirs (rows after the last update are not written); first_row_id the
- * group's start, sequence 0/0 so that the commit makes it the newest. */
+ * group's start, sequence 0/0 so that the commit makes it the newest. A group with no `.blob`
+ * file of the column yet (a BLOB column added after its rows were written, being backfilled) has
+ * no older values to fall back to: its file covers the whole group, NULL where no value is given,
+ * as pypaimon writes it. */
 static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
                             const cp_row_group *g, int64_t k0, int64_t k1,
                             paimon_commit_messages *msgs, paimon_error *err) {
@@ -547,10 +570,12 @@ static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
   char *path = NULL;
   cp_wfile *file = NULL;
   cp_blob_writer *w = NULL;
-  int rc = cp_data_file_path(u->t, s->partition, s->bucket, &meta, &path, err);
+  bool baseline = false;
+  int rc = blob_baseline(u, g, r->row->fields[c].id, &baseline, err);
+  if (!rc) rc = cp_data_file_path(u->t, s->partition, s->bucket, &meta, &path, err);
   if (!rc) rc = cp_fs_create(u->t->fs, path, CP_CREATE_EXCLUSIVE, &file, err);
   if (!rc) rc = cp_blob_writer_new(&w, file, err);
-  int64_t span = r->row_ids[k1 - 1] - g->first_row_id + 1, k = k0;
+  int64_t span = baseline ? r->row_ids[k1 - 1] - g->first_row_id + 1 : g->row_count, k = k0;
   const cp_array_view *v = &r->views[c];
   for (int64_t p = 0; !rc && p < span; p++) {
     if (k < k1 && r->row_ids[k] - g->first_row_id == p) {
@@ -564,7 +589,7 @@ static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
         rc = cp_blob_writer_add(w, bytes, (size_t)len, err);
       }
     } else {
-      rc = cp_blob_writer_add_placeholder(w, err);
+      rc = baseline ? cp_blob_writer_add_placeholder(w, err) : cp_blob_writer_add_null(w, err);
     }
   }
   uint64_t size = 0;
@@ -579,23 +604,10 @@ static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
   if (!rc && (!col || !kept)) rc = CP_ENOMEM(err, "update");
   if (!rc) {
     col[0] = r->row->fields[c].name;
-    meta.file_name = kept;
-    meta.file_size = (int64_t)size;
-    meta.row_count = span;
-    meta.min_key = meta.max_key = (cp_bytes){cp_binary_row_empty, 12};
-    meta.key_stats = cp_simple_stats_empty();
-    meta.value_stats = cp_simple_stats_empty();
-    meta.has_value_stats_cols = true;
-    meta.schema_id = u->t->schema->id;
-    meta.has_creation_time = true;
-    meta.creation_time_millis = cp_now_millis();
-    meta.has_delete_row_count = true;
-    meta.has_file_source = true;
-    meta.file_source = CP_FILE_SOURCE_APPEND;
+    cp_data_file_blob_meta(&meta, kept, (int64_t)size, span, u->t->schema->id, col,
+                           cp_local_millis_as_utc());
     meta.has_first_row_id = true;
     meta.first_row_id = g->first_row_id;
-    meta.has_write_cols = true;
-    meta.write_cols = (cp_strings){col, 1};
     rc = cp_update_add_file(u, msgs, s->partition, s->bucket, &meta, err);
   }
   cp_blob_writer_free(w);
@@ -610,16 +622,49 @@ static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
   return rc;
 }
 
+/* The non-BLOB columns of `r` as an update of their own (*sub borrows r's arrays; free
+ * fields with free()). */
+static int normal_columns(const cp_update_rows *r, cp_update_rows *sub, cp_type *row,
+                          paimon_error *err) {
+  size_t n = r->row->n_fields, k = 0;
+  *sub = *r;
+  *row = *r->row;
+  row->fields = malloc((n + 1) * sizeof *row->fields);
+  sub->values = malloc((n + 1) * sizeof *sub->values);
+  sub->schemas = malloc((n + 1) * sizeof *sub->schemas);
+  sub->views = malloc((n + 1) * sizeof *sub->views);
+  sub->literal = r->literal ? malloc((n + 1) * sizeof *sub->literal) : NULL;
+  if (!row->fields || !sub->values || !sub->schemas || !sub->views || (r->literal && !sub->literal))
+    return CP_ENOMEM(err, "update");
+  for (size_t c = 0; c < n; c++) {
+    if (r->row->fields[c].type->kind == CP_TYPE_BLOB) continue;
+    row->fields[k] = r->row->fields[c];
+    sub->values[k] = r->values[c];
+    sub->schemas[k] = r->schemas[c];
+    sub->views[k] = r->views[c];
+    if (r->literal) sub->literal[k] = r->literal[c];
+    k++;
+  }
+  row->n_fields = k;
+  sub->row = row;
+  return PAIMON_OK;
+}
+
+static void normal_columns_free(cp_update_rows *sub, cp_type *row) {
+  free(row->fields);
+  free(sub->values);
+  free(sub->schemas);
+  free(sub->views);
+  free(sub->literal);
+}
+
+/* BLOB columns are written per column to `.blob` files (apply_blob_group), the others together
+ * into one Parquet file per group (apply_group). */
 int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_messages *msgs,
                     paimon_error *err) {
   size_t n_blob = 0;
   for (size_t c = 0; c < r->row->n_fields; c++)
     if (r->row->fields[c].type->kind == CP_TYPE_BLOB) n_blob++;
-  if (n_blob && n_blob != r->row->n_fields)
-    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "table %s: updating BLOB columns together with other columns in one "
-                            "call is not supported yet; update them separately",
-                            u->t->full_name);
   /* Pass 1: the groups, for the same-column check before anything is written. */
   int64_t *starts = malloc((size_t)(r->n + 1) * sizeof *starts);
   int64_t *firsts = malloc((size_t)(r->n + 1) * sizeof *firsts);
@@ -640,14 +685,21 @@ int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_mes
   }
   for (size_t c = 0; ids && c < r->row->n_fields; c++) ids[c] = r->row->fields[c].id;
   if (!rc) rc = cp_update_touch(u, firsts, n_g, ids, r->row->n_fields, err);
+  cp_update_rows normal;
+  cp_type normal_row;
+  memset(&normal, 0, sizeof normal);
+  memset(&normal_row, 0, sizeof normal_row);
+  bool mixed = n_blob && n_blob < r->row->n_fields;
+  if (!rc && mixed) rc = normal_columns(r, &normal, &normal_row, err);
   for (size_t i = 0; !rc && i < n_g; i++) {
     int64_t k1 = i + 1 < n_g ? starts[i + 1] : r->n;
-    if (n_blob)
-      for (size_t c = 0; !rc && c < r->row->n_fields; c++)
+    if (n_blob < r->row->n_fields)
+      rc = apply_group(u, mixed ? &normal : r, gs[i], starts[i], k1, msgs, err);
+    for (size_t c = 0; !rc && n_blob && c < r->row->n_fields; c++)
+      if (r->row->fields[c].type->kind == CP_TYPE_BLOB)
         rc = apply_blob_group(u, r, c, gs[i], starts[i], k1, msgs, err);
-    else
-      rc = apply_group(u, r, gs[i], starts[i], k1, msgs, err);
   }
+  if (mixed) normal_columns_free(&normal, &normal_row);
   free(starts);
   free(firsts);
   free(gs);

@@ -76,7 +76,18 @@ int cp_update_raw_reader(paimon_update *u, const char *const *cols, size_t n,
 int cp_update_touch(paimon_update *u, const int64_t *first_row_ids, size_t n_groups,
                     const int32_t *field_ids, size_t n_fields, paimon_error *err);
 
-/* ---- the group writer: one Parquet file for a whole row-id range ---- */
+/* ---- the group writer: the files of one whole row-id range ---- */
+
+struct cp_blob_writer;
+
+/* A BLOB field's `.blob` file of a group (spec/maintenance-and-blob.md §5.5). */
+typedef struct cp_group_blob {
+  size_t field; /* index in the writer's row */
+  char file_name[128];
+  char *path;
+  cp_wfile *file;
+  struct cp_blob_writer *w;
+} cp_group_blob;
 
 typedef struct cp_group_writer {
   paimon_table *t;
@@ -90,22 +101,34 @@ typedef struct cp_group_writer {
   char *dir, *path;
   char file_name[128];
   cp_wfile *file;
-  cp_pq_writer *pq;
+  cp_pq_writer *pq; /* NULL when every written column is a BLOB */
   int64_t written;
+  /* BLOB columns go to one `.blob` file each, the others (normal_row, fields normal_idx of row)
+   * to the Parquet file, as a table's appends place them. */
+  cp_type *normal_row;
+  struct ArrowSchema normal_arrow;
+  size_t *normal_idx;
+  cp_group_blob *blobs;
+  size_t n_blob;
 } cp_group_writer;
 
-/* Opens a new data file in the group's partition/bucket directory. */
+/* Opens the group's data files in its partition/bucket directory: one Parquet file for the
+ * columns of `row` that are not BLOBs (if any), one `.blob` file per BLOB column. */
 int cp_group_writer_open(cp_group_writer *w, paimon_table *t, const cp_type *row, bool full,
                          cp_bytes partition, int32_t bucket, int64_t first_row_id,
                          int64_t row_count, paimon_error *err);
 /* Appends rows (a struct array of `row`'s Arrow types). */
 int cp_group_writer_write(cp_group_writer *w, const struct ArrowArray *batch, paimon_error *err);
-/* Closes the file into `meta` (strings in `arena`): first_row_id of the group, write_cols, APPEND,
- * sequence 0/0. EINVAL "File row count mismatch." when it does not hold exactly row_count rows
- * (the file is then deleted). */
+/* Closes the files into `metas` (room for 1 + the BLOB column count; strings in `arena`), *n of
+ * them, the Parquet file first: first_row_id of the group, write_cols, APPEND, sequence 0/0.
+ * EINVAL "File row count mismatch." when they do not hold exactly row_count rows (the files are
+ * then deleted). */
+int cp_group_writer_finish_files(cp_group_writer *w, cp_arena *arena, cp_data_file_meta *metas,
+                                 size_t *n, paimon_error *err);
+/* cp_group_writer_finish_files for a writer of no BLOB column: its one file. */
 int cp_group_writer_finish(cp_group_writer *w, cp_arena *arena, cp_data_file_meta *meta,
                            paimon_error *err);
-/* Deletes the file (if any) and frees the writer's state; safe after finish and on a zeroed
+/* Deletes the files (if any) and frees the writer's state; safe after finish and on a zeroed
  * writer. */
 void cp_group_writer_abort(cp_group_writer *w);
 /* Streams columns `cols` of splits `splits[0..n)` of `plan`, merged, deletion vectors not applied

@@ -1,9 +1,12 @@
 /*
  * The file writer of the data-evolution updaters (spec/data-evolution.md §2.1, §3.2, §3.6): one
  * Parquet file per row-id group, never rolled, holding only the written columns for the group's
- * whole range. Its DataFileMeta is pre-assigned the group's first_row_id (so the committer leaves
- * it alone, §1.3), lists the columns in write_cols, is an APPEND file with sequence numbers 0/0
- * (the committer stamps the new snapshot id, §1.2 case 1).
+ * whole range, and beside it one `.blob` file per written BLOB column covering the same range
+ * (spec/maintenance-and-blob.md §5.5: what Java reads; pypaimon 2.1's shard updater puts BLOB
+ * values into the Parquet file instead, which Java 1.4.2 cannot read). Its DataFileMeta is
+ * pre-assigned the group's first_row_id (so the committer leaves it alone, §1.3), lists the columns
+ * in write_cols, is an APPEND file with sequence numbers 0/0 (the committer stamps the new snapshot
+ * id, §1.2 case 1).
  *
  * Why not paimon_write: it rolls at target-file-size, requires the partition columns among the
  * written ones and assigns nothing; an update file must be exactly one file covering exactly the
@@ -20,6 +23,7 @@
 #include "base/status.h"
 #include "base/time.h"
 #include "base/uuid.h"
+#include "format/blob/blob_file.h"
 #include "meta/binary_row.h"
 #include "table/paths.h"
 #include "table/stats.h"
@@ -27,14 +31,47 @@
 #include "arrow/stream.h"
 #include "types/type_arrow.h"
 
-/* Local wall-clock time encoded as if it were UTC, as Paimon writers store _CREATION_TIME
- * (spec/format.md §4.4). */
-static int64_t creation_millis(void) {
-  int64_t now = cp_now_millis();
-  time_t secs = (time_t)(now / 1000);
-  struct tm local;
-  if (!localtime_r(&secs, &local)) return now;
-  return now + (int64_t)local.tm_gmtoff * 1000;
+/* A file name "<prefix><uuid>-0.<ext>" and its path in the writer's directory. */
+static int new_file(cp_group_writer *w, const char *ext, char name[128], char **path,
+                    cp_wfile **file, paimon_error *err) {
+  char uuid[37];
+  CP_RETURN_IF_ERROR(cp_uuid_v4(uuid, err));
+  snprintf(name, 128, "%s%s-0.%s", w->t->options.data_file_prefix, uuid, ext);
+  if (!(*path = cp_path_join(w->dir, name))) return CP_ENOMEM(err, "update");
+  return cp_fs_create(w->t->fs, *path, CP_CREATE_EXCLUSIVE, file, err);
+}
+
+/* Splits `row` into the Parquet columns and the BLOB ones, opening a `.blob` file per BLOB. */
+static int open_blobs(cp_group_writer *w, paimon_error *err) {
+  size_t n = w->row->n_fields, nb = 0;
+  for (size_t i = 0; i < n; i++)
+    if (w->row->fields[i].type->kind == CP_TYPE_BLOB) nb++;
+  if (!nb) return PAIMON_OK;
+  w->blobs = calloc(nb, sizeof *w->blobs);
+  w->normal_idx = calloc(n - nb + 1, sizeof *w->normal_idx);
+  cp_field *fields = calloc(n - nb + 1, sizeof *fields);
+  int rc = w->blobs && w->normal_idx && fields ? PAIMON_OK : CP_ENOMEM(err, "update");
+  size_t k = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (w->row->fields[i].type->kind == CP_TYPE_BLOB) {
+      cp_group_blob *b = &w->blobs[w->n_blob++];
+      b->field = i;
+      rc = new_file(w, "blob", b->file_name, &b->path, &b->file, err);
+      if (!rc) rc = cp_blob_writer_new(&b->w, b->file, err);
+    } else {
+      w->normal_idx[k] = i;
+      rc = cp_field_copy(&fields[k], &w->row->fields[i], err);
+      if (!rc) k++;
+    }
+  }
+  if (!rc) {
+    rc = cp_type_new_row(&w->normal_row, fields, k, false, err);
+    k = 0; /* consumed */
+  }
+  for (size_t j = 0; j < k; j++) cp_field_clear(&fields[j]);
+  free(fields);
+  if (!rc) rc = cp_row_to_arrow_schema(w->normal_row, &w->normal_arrow, err);
+  return rc;
 }
 
 int cp_group_writer_open(cp_group_writer *w, paimon_table *t, const cp_type *row, bool full,
@@ -48,24 +85,59 @@ int cp_group_writer_open(cp_group_writer *w, paimon_table *t, const cp_type *row
   w->bucket = bucket;
   w->first_row_id = first_row_id;
   w->row_count = row_count;
-  char uuid[37];
-  CP_RETURN_IF_ERROR(cp_uuid_v4(uuid, err));
-  snprintf(w->file_name, sizeof w->file_name, "%s%s-0.parquet", t->options.data_file_prefix, uuid);
   cp_buf rel = CP_BUF_INIT;
   int rc = cp_table_partition_path(t, partition, &rel, err);
   if (!rc) rc = cp_buf_nul_terminate(&rel, err);
   if (!rc && !(w->dir = cp_bucket_dir(t->path, rel.data ? (char *)rel.data : "", bucket)))
     rc = CP_ENOMEM(err, "update");
   cp_buf_free(&rel);
-  if (!rc && !(w->path = cp_path_join(w->dir, w->file_name))) rc = CP_ENOMEM(err, "update");
   if (!rc) rc = cp_row_to_arrow_schema(row, &w->arrow, err);
-  if (!rc) rc = cp_fs_create(t->fs, w->path, CP_CREATE_EXCLUSIVE, &w->file, err);
-  if (!rc) {
+  if (!rc) rc = open_blobs(w, err);
+  const cp_type *pq_row = w->n_blob ? w->normal_row : row;
+  if (!rc && pq_row->n_fields) {
+    rc = new_file(w, "parquet", w->file_name, &w->path, &w->file, err);
     cp_pq_writer_options o;
     cp_table_writer_options(t, &o);
-    rc = cp_pq_writer_open(&w->pq, w->file, row, &o, err);
+    if (!rc) rc = cp_pq_writer_open(&w->pq, w->file, pq_row, &o, err);
   }
   if (rc) cp_group_writer_abort(w);
+  return rc;
+}
+
+static int write_blob_column(cp_group_blob *b, const cp_array_view *col, paimon_error *err) {
+  int rc = PAIMON_OK;
+  for (int64_t r = 0; r < col->length && !rc; r++) {
+    if (cp_view_is_null(col, r)) {
+      rc = cp_blob_writer_add_null(b->w, err);
+    } else {
+      int64_t len = 0;
+      const uint8_t *v = cp_view_get_bytes(col, r, &len);
+      rc = cp_blob_writer_add(b->w, v, (size_t)len, err);
+    }
+  }
+  return rc;
+}
+
+/* Writes a batch split between the Parquet file and the `.blob` files. */
+static int write_split(cp_group_writer *w, const struct ArrowArray *batch, paimon_error *err) {
+  cp_array_view v;
+  memset(&v, 0, sizeof v);
+  struct ArrowArray normal;
+  memset(&normal, 0, sizeof normal);
+  int rc = cp_array_view_init(&v, &w->arrow, batch, err);
+  size_t nn = w->row->n_fields - w->n_blob;
+  if (!rc && w->pq) {
+    rc = cp_array_init(&normal, 1, (int64_t)nn, err);
+    for (size_t i = 0; !rc && i < nn; i++)
+      rc = cp_array_share((struct ArrowArray *)v.children[w->normal_idx[i]].array,
+                          normal.children[i], err);
+    if (!rc) normal.length = batch->length;
+    if (!rc) rc = cp_pq_writer_write(w->pq, &w->normal_arrow, &normal, err);
+  }
+  for (size_t f = 0; !rc && f < w->n_blob; f++)
+    rc = write_blob_column(&w->blobs[f], &v.children[w->blobs[f].field], err);
+  if (normal.release) normal.release(&normal);
+  cp_array_view_reset(&v);
   return rc;
 }
 
@@ -76,13 +148,14 @@ int cp_group_writer_write(cp_group_writer *w, const struct ArrowArray *batch, pa
                             "] holds %" PRId64 " rows, %" PRId64 " written, %" PRId64 " more given",
                             w->first_row_id, w->first_row_id + w->row_count - 1, w->row_count,
                             w->written, batch->length);
-  int rc = cp_pq_writer_write(w->pq, &w->arrow, batch, err);
+  int rc =
+      w->n_blob ? write_split(w, batch, err) : cp_pq_writer_write(w->pq, &w->arrow, batch, err);
   if (!rc) w->written += batch->length;
   return rc;
 }
 
-static int build_meta(cp_group_writer *w, const cp_pq_file_stats *st, cp_arena *arena,
-                      cp_data_file_meta *m, paimon_error *err) {
+static int build_meta(cp_group_writer *w, const cp_type *row, const cp_pq_file_stats *st,
+                      cp_arena *arena, cp_data_file_meta *m, paimon_error *err) {
   memset(m, 0, sizeof *m);
   m->file_name = cp_arena_strdup(arena, w->file_name);
   if (!m->file_name) return CP_ENOMEM(err, "update");
@@ -90,32 +163,52 @@ static int build_meta(cp_group_writer *w, const cp_pq_file_stats *st, cp_arena *
   m->row_count = st->num_rows;
   m->min_key = m->max_key = (cp_bytes){cp_binary_row_empty, 12};
   m->key_stats = cp_simple_stats_empty();
-  CP_RETURN_IF_ERROR(
-      cp_build_value_stats(&w->t->schema->options, w->row, st->columns, arena, m, err));
+  CP_RETURN_IF_ERROR(cp_build_value_stats(&w->t->schema->options, row, st->columns, arena, m, err));
   m->schema_id = w->t->schema->id;
   m->has_creation_time = true;
-  m->creation_time_millis = creation_millis();
+  m->creation_time_millis = cp_local_millis_as_utc();
   m->has_delete_row_count = true;
   m->has_file_source = true;
   m->file_source = CP_FILE_SOURCE_APPEND;
   m->has_first_row_id = true;
   m->first_row_id = w->first_row_id;
   m->min_sequence_number = m->max_sequence_number = 0;
-  if (!w->full) {
-    size_t n = w->row->n_fields;
+  if (!w->full || w->n_blob) {
+    size_t n = row->n_fields;
     const char **cols = cp_arena_alloc(arena, (n ? n : 1) * sizeof *cols);
     if (!cols) return CP_ENOMEM(err, "update");
     for (size_t i = 0; i < n; i++)
-      if (!(cols[i] = cp_arena_strdup(arena, w->row->fields[i].name)))
-        return CP_ENOMEM(err, "update");
+      if (!(cols[i] = cp_arena_strdup(arena, row->fields[i].name))) return CP_ENOMEM(err, "update");
     m->has_write_cols = true;
     m->write_cols = (cp_strings){cols, n};
   }
   return PAIMON_OK;
 }
 
-int cp_group_writer_finish(cp_group_writer *w, cp_arena *arena, cp_data_file_meta *meta,
-                           paimon_error *err) {
+static int finish_blob(cp_group_writer *w, cp_group_blob *b, cp_arena *arena, cp_data_file_meta *m,
+                       paimon_error *err) {
+  uint64_t size = 0;
+  int rc = cp_blob_writer_finish(b->w, &size, err);
+  if (!rc) rc = cp_wfile_sync(b->file, err);
+  if (!rc) {
+    rc = cp_wfile_close(b->file, err);
+    b->file = NULL;
+  }
+  const char **col = rc ? NULL : cp_arena_alloc(arena, sizeof *col);
+  const char *name = rc ? NULL : cp_arena_strdup(arena, b->file_name);
+  if (!rc && (!col || !name || !(col[0] = cp_arena_strdup(arena, w->row->fields[b->field].name))))
+    rc = CP_ENOMEM(err, "update");
+  if (rc) return rc;
+  cp_data_file_blob_meta(m, name, (int64_t)size, w->row_count, w->t->schema->id, col,
+                         cp_local_millis_as_utc());
+  m->has_first_row_id = true;
+  m->first_row_id = w->first_row_id;
+  return PAIMON_OK;
+}
+
+int cp_group_writer_finish_files(cp_group_writer *w, cp_arena *arena, cp_data_file_meta *metas,
+                                 size_t *n, paimon_error *err) {
+  *n = 0;
   if (w->written != w->row_count) {
     int rc = paimon_error_set(err, PAIMON_EINVAL,
                               "File row count mismatch. Group [%" PRId64 ", %" PRId64
@@ -125,25 +218,48 @@ int cp_group_writer_finish(cp_group_writer *w, cp_arena *arena, cp_data_file_met
     cp_group_writer_abort(w);
     return rc;
   }
-  cp_pq_file_stats st;
-  int rc = cp_pq_writer_close(w->pq, &st, err);
-  if (!rc) rc = cp_wfile_sync(w->file, err);
-  if (!rc) rc = build_meta(w, &st, arena, meta, err);
-  if (!rc) {
-    rc = cp_wfile_close(w->file, err);
-    w->file = NULL;
+  int rc = PAIMON_OK;
+  size_t k = 0;
+  if (w->pq) {
+    cp_pq_file_stats st;
+    rc = cp_pq_writer_close(w->pq, &st, err);
+    if (!rc) rc = cp_wfile_sync(w->file, err);
+    if (!rc) rc = build_meta(w, w->n_blob ? w->normal_row : w->row, &st, arena, &metas[k], err);
+    if (!rc) {
+      rc = cp_wfile_close(w->file, err);
+      w->file = NULL;
+      k++;
+    }
   }
+  for (size_t f = 0; !rc && f < w->n_blob; f++)
+    if (!(rc = finish_blob(w, &w->blobs[f], arena, &metas[k], err))) k++;
   if (rc) {
     cp_group_writer_abort(w);
     return rc;
   }
-  /* Handed over: the file now belongs to whoever holds the message. */
-  cp_pq_writer_free(w->pq);
-  w->pq = NULL;
+  /* Handed over: the files now belong to whoever holds the message. */
   free(w->path);
   w->path = NULL;
+  for (size_t f = 0; f < w->n_blob; f++) {
+    free(w->blobs[f].path);
+    w->blobs[f].path = NULL;
+  }
   cp_group_writer_abort(w);
+  *n = k;
   return PAIMON_OK;
+}
+
+int cp_group_writer_finish(cp_group_writer *w, cp_arena *arena, cp_data_file_meta *meta,
+                           paimon_error *err) {
+  if (w->n_blob) {
+    cp_group_writer_abort(w);
+    return paimon_error_set(err, PAIMON_ESTATE,
+                            "group writer of table %s: BLOB columns make "
+                            "more than one file",
+                            w->t->full_name);
+  }
+  size_t n = 0;
+  return cp_group_writer_finish_files(w, arena, meta, &n, err);
 }
 
 void cp_group_writer_abort(cp_group_writer *w) {
@@ -153,6 +269,21 @@ void cp_group_writer_abort(cp_group_writer *w) {
   w->file = NULL;
   if (w->path) cp_fs_delete(w->t->fs, w->path, NULL);
   free(w->path);
+  for (size_t f = 0; f < w->n_blob; f++) {
+    cp_group_blob *b = &w->blobs[f];
+    cp_blob_writer_free(b->w);
+    if (b->file) cp_wfile_abort(b->file);
+    if (b->path) cp_fs_delete(w->t->fs, b->path, NULL);
+    free(b->path);
+  }
+  free(w->blobs);
+  w->blobs = NULL;
+  w->n_blob = 0;
+  free(w->normal_idx);
+  w->normal_idx = NULL;
+  cp_type_free(w->normal_row);
+  w->normal_row = NULL;
+  if (w->normal_arrow.release) w->normal_arrow.release(&w->normal_arrow);
   free(w->dir);
   w->path = w->dir = NULL;
   if (w->arrow.release) w->arrow.release(&w->arrow);

@@ -273,16 +273,6 @@ static int normalize(paimon_write *w, const struct ArrowSchema *schema,
 
 /* ------------------------------------ files ------------------------------------ */
 
-/* Local wall-clock time encoded as if it were UTC, as both Paimon writers store _CREATION_TIME
- * (spec/format.md §4.4). */
-static int64_t local_millis_as_utc(void) {
-  int64_t now = cp_now_millis();
-  time_t secs = (time_t)(now / 1000);
-  struct tm local;
-  if (!localtime_r(&secs, &local)) return now;
-  return now + (int64_t)local.tm_gmtoff * 1000;
-}
-
 static int open_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
   char name[128];
   snprintf(name, sizeof name, "%s%s-%d.parquet", w->table->options.data_file_prefix, w->uuid,
@@ -369,27 +359,12 @@ static int finish_blob(paimon_write *w, partition_writer *pw, size_t f, paimon_e
     b->file = NULL;
   }
   cp_data_file_meta m;
-  memset(&m, 0, sizeof m);
   const char **col = rc ? NULL : cp_arena_alloc(&w->arena, sizeof *col);
   if (!rc && !col) rc = CP_ENOMEM(err, "write");
   if (!rc) {
     col[0] = w->write_row->fields[w->blob_idx[f]].name;
-    m.file_name = b->name;
-    m.file_size = (int64_t)size;
-    m.row_count = rows;
-    m.min_key = m.max_key = (cp_bytes){cp_binary_row_empty, 12};
-    m.key_stats = cp_simple_stats_empty();
-    m.value_stats = cp_simple_stats_empty();
-    m.has_value_stats_cols = true;
-    m.value_stats_cols = (cp_strings){NULL, 0};
-    m.schema_id = w->table->schema->id;
-    m.has_creation_time = true;
-    m.creation_time_millis = local_millis_as_utc();
-    m.has_delete_row_count = true;
-    m.has_file_source = true;
-    m.file_source = CP_FILE_SOURCE_APPEND;
-    m.has_write_cols = true;
-    m.write_cols = (cp_strings){col, 1};
+    cp_data_file_blob_meta(&m, b->name, (int64_t)size, rows, w->table->schema->id, col,
+                           cp_local_millis_as_utc());
     rc = push_meta(&b->pending, &b->n_pending, &b->cap_pending, &m, err);
   }
   if (rc) cp_fs_delete(w->table->fs, b->path, NULL);
@@ -489,7 +464,7 @@ static int finish_file(paimon_write *w, partition_writer *pw, paimon_error *err)
                             st.columns, &w->arena, m, err);
   m->schema_id = w->table->schema->id;
   m->has_creation_time = true;
-  m->creation_time_millis = local_millis_as_utc();
+  m->creation_time_millis = cp_local_millis_as_utc();
   m->has_delete_row_count = true;
   m->has_file_source = true;
   m->file_source = CP_FILE_SOURCE_APPEND;
