@@ -25,6 +25,10 @@ seed_dir() {
       # The spec's worked example (rows "hi", NULL, ""), and an empty file of no rows.
       printf '\xcf\x11\x4e\x58hi\x12\0\0\0\0\0\0\0\xdf\xb7\x35\x3b\xcf\x11\x4e\x58\x10\0\0\0\0\0\0\0\x53\x7f\xdf\x03\x24\x25\x22\x03\0\0\0\x01' >"$dir/example"
       printf '\0\0\0\0\x01' >"$dir/empty" ;;
+    fuzz_blob_descriptor)
+      # A v2 descriptor of "s3://b/k" (offset 7, length -1) and a v1 one of "/x" (offset 0, 4).
+      printf '\x02CSEDBOLB\x08\0\0\0s3://b/k\x07\0\0\0\0\0\0\0\xff\xff\xff\xff\xff\xff\xff\xff' >"$dir/v2"
+      printf '\x01\x02\0\0\0/x\0\0\0\0\0\0\0\0\x04\0\0\0\0\0\0\0' >"$dir/v1" ;;
     fuzz_avro_container)
       cp -n tests/unit/avro/*.avro "$dir" 2>/dev/null || true ;;
     fuzz_sql_parse)

@@ -408,7 +408,7 @@ static int descriptor_column(const blob_col *b, const pick *picks, int64_t n, in
   int64_t total = 0;
   for (int64_t r = 0; r < n; r++)
     if (picks[r].file >= 0)
-      total += 29 + (int64_t)strlen(cp_blob_file_path(b->files[picks[r].file]));
+      total += (int64_t)cp_blob_descriptor_size(strlen(cp_blob_file_path(b->files[picks[r].file])));
   int64_t *offsets = NULL;
   uint8_t *valid = NULL, *data = NULL;
   int rc = cp_array_init(out, 3, 0, err);
@@ -420,17 +420,9 @@ static int descriptor_column(const blob_col *b, const pick *picks, int64_t n, in
     offsets[r] = pos;
     if (picks[r].file < 0) continue;
     const char *uri = cp_blob_file_path(b->files[picks[r].file]);
-    uint64_t fields[] = {0x424C4F4244455343ull, (uint64_t)strlen(uri), (uint64_t)picks[r].offset,
-                         (uint64_t)picks[r].length};
-    uint8_t *p = data + pos;
-    *p++ = 2;
-    for (int i = 0; i < 8; i++) *p++ = (uint8_t)(fields[0] >> (8 * i));
-    for (int i = 0; i < 4; i++) *p++ = (uint8_t)(fields[1] >> (8 * i));
-    memcpy(p, uri, fields[1]);
-    p += fields[1];
-    for (int f = 2; f < 4; f++)
-      for (int i = 0; i < 8; i++) *p++ = (uint8_t)(fields[f] >> (8 * i));
-    pos = p - data;
+    size_t n_uri = strlen(uri);
+    cp_blob_descriptor_write(data + pos, uri, n_uri, picks[r].offset, picks[r].length);
+    pos += (int64_t)cp_blob_descriptor_size(n_uri);
     cp_bit_set(valid, r);
   }
   rc = finish_binary(out, offsets, n, pos, nulls, rc);

@@ -558,8 +558,8 @@ static int blob_baseline(paimon_update *u, const cp_row_group *g, int32_t id, bo
  * no older values to fall back to: its file covers the whole group, NULL where no value is given,
  * as pypaimon writes it. */
 static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
-                            const cp_row_group *g, int64_t k0, int64_t k1,
-                            paimon_commit_messages *msgs, paimon_error *err) {
+                            const cp_row_group *g, int64_t k0, int64_t k1, cp_blob_sources *src,
+                            const int64_t *lens, paimon_commit_messages *msgs, paimon_error *err) {
   const cp_split *s = &u->plan->splits[g->split];
   char uuid[37], name[128];
   CP_RETURN_IF_ERROR(cp_uuid_v4(uuid, err));
@@ -581,13 +581,7 @@ static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
     if (k < k1 && r->row_ids[k] - g->first_row_id == p) {
       int64_t row = r->literal && r->literal[c] ? 0 : r->order[k];
       k++;
-      if (cp_view_is_null(v, row)) {
-        rc = cp_blob_writer_add_null(w, err);
-      } else {
-        int64_t len = 0;
-        const uint8_t *bytes = cp_view_get_bytes(v, row, &len);
-        rc = cp_blob_writer_add(w, bytes, (size_t)len, err);
-      }
+      rc = cp_blob_sources_put(src, w, v, row, lens[row], r->row->fields[c].name, err);
     } else {
       rc = baseline ? cp_blob_writer_add_placeholder(w, err) : cp_blob_writer_add_null(w, err);
     }
@@ -691,14 +685,28 @@ int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_mes
   memset(&normal_row, 0, sizeof normal_row);
   bool mixed = n_blob && n_blob < r->row->n_fields;
   if (!rc && mixed) rc = normal_columns(r, &normal, &normal_row, err);
+  /* BlobDescriptor values checked before anything is written. */
+  cp_blob_sources src;
+  cp_blob_sources_init(&src, u->t);
+  int64_t **lens = calloc(r->row->n_fields + 1, sizeof *lens);
+  if (!rc && !lens) rc = CP_ENOMEM(err, "update");
+  for (size_t c = 0; !rc && c < r->row->n_fields; c++) {
+    if (r->row->fields[c].type->kind != CP_TYPE_BLOB) continue;
+    if (!(lens[c] = malloc(((size_t)r->views[c].length + 1) * sizeof **lens)))
+      rc = CP_ENOMEM(err, "update");
+    if (!rc) rc = cp_blob_sources_check(&src, &r->views[c], r->row->fields[c].name, lens[c], err);
+  }
   for (size_t i = 0; !rc && i < n_g; i++) {
     int64_t k1 = i + 1 < n_g ? starts[i + 1] : r->n;
     if (n_blob < r->row->n_fields)
       rc = apply_group(u, mixed ? &normal : r, gs[i], starts[i], k1, msgs, err);
     for (size_t c = 0; !rc && n_blob && c < r->row->n_fields; c++)
       if (r->row->fields[c].type->kind == CP_TYPE_BLOB)
-        rc = apply_blob_group(u, r, c, gs[i], starts[i], k1, msgs, err);
+        rc = apply_blob_group(u, r, c, gs[i], starts[i], k1, &src, lens[c], msgs, err);
   }
+  for (size_t c = 0; lens && c < r->row->n_fields; c++) free(lens[c]);
+  free(lens);
+  cp_blob_sources_free(&src);
   if (mixed) normal_columns_free(&normal, &normal_row);
   free(starts);
   free(firsts);

@@ -20,6 +20,7 @@
 #include "cpaimon/read.h"
 #include "cpaimon/update.h"
 #include "format/parquet/writer.h"
+#include "table/blob_input.h"
 #include "table/commit_message.h"
 #include "table/scan.h"
 #include "table/table.h"
@@ -110,6 +111,8 @@ typedef struct cp_group_writer {
   size_t *normal_idx;
   cp_group_blob *blobs;
   size_t n_blob;
+  cp_blob_sources sources; /* BlobDescriptor values: the objects they name */
+  int64_t *lens;           /* their lengths in the batch being written */
 } cp_group_writer;
 
 /* Opens the group's data files in its partition/bucket directory: one Parquet file for the

@@ -85,6 +85,7 @@ int cp_group_writer_open(cp_group_writer *w, paimon_table *t, const cp_type *row
   w->bucket = bucket;
   w->first_row_id = first_row_id;
   w->row_count = row_count;
+  cp_blob_sources_init(&w->sources, t);
   cp_buf rel = CP_BUF_INIT;
   int rc = cp_table_partition_path(t, partition, &rel, err);
   if (!rc) rc = cp_buf_nul_terminate(&rel, err);
@@ -104,17 +105,16 @@ int cp_group_writer_open(cp_group_writer *w, paimon_table *t, const cp_type *row
   return rc;
 }
 
-static int write_blob_column(cp_group_blob *b, const cp_array_view *col, paimon_error *err) {
-  int rc = PAIMON_OK;
-  for (int64_t r = 0; r < col->length && !rc; r++) {
-    if (cp_view_is_null(col, r)) {
-      rc = cp_blob_writer_add_null(b->w, err);
-    } else {
-      int64_t len = 0;
-      const uint8_t *v = cp_view_get_bytes(col, r, &len);
-      rc = cp_blob_writer_add(b->w, v, (size_t)len, err);
-    }
-  }
+/* Column `b` of a batch: its descriptors checked, then every row appended. */
+static int write_blob_column(cp_group_writer *w, cp_group_blob *b, const cp_array_view *col,
+                             paimon_error *err) {
+  int64_t *lens = realloc(w->lens, ((size_t)col->length + 1) * sizeof *lens);
+  if (!lens) return CP_ENOMEM(err, "update");
+  w->lens = lens;
+  const char *name = w->row->fields[b->field].name;
+  int rc = cp_blob_sources_check(&w->sources, col, name, lens, err);
+  for (int64_t r = 0; r < col->length && !rc; r++)
+    rc = cp_blob_sources_put(&w->sources, b->w, col, r, lens[r], name, err);
   return rc;
 }
 
@@ -135,7 +135,7 @@ static int write_split(cp_group_writer *w, const struct ArrowArray *batch, paimo
     if (!rc) rc = cp_pq_writer_write(w->pq, &w->normal_arrow, &normal, err);
   }
   for (size_t f = 0; !rc && f < w->n_blob; f++)
-    rc = write_blob_column(&w->blobs[f], &v.children[w->blobs[f].field], err);
+    rc = write_blob_column(w, &w->blobs[f], &v.children[w->blobs[f].field], err);
   if (normal.release) normal.release(&normal);
   cp_array_view_reset(&v);
   return rc;
@@ -279,6 +279,9 @@ void cp_group_writer_abort(cp_group_writer *w) {
   free(w->blobs);
   w->blobs = NULL;
   w->n_blob = 0;
+  cp_blob_sources_free(&w->sources);
+  free(w->lens);
+  w->lens = NULL;
   free(w->normal_idx);
   w->normal_idx = NULL;
   cp_type_free(w->normal_row);

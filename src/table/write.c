@@ -18,6 +18,7 @@
 #include "base/uuid.h"
 #include "cpaimon/write.h"
 #include "format/blob/blob_file.h"
+#include "table/blob_input.h"
 #include "format/parquet/writer.h"
 #include "meta/options.h"
 #include "meta/binary_row.h"
@@ -69,7 +70,9 @@ struct paimon_write {
   size_t *normal_idx;
   cp_type *normal_row;
   struct ArrowSchema normal_arrow;
-  int64_t blob_target; /* blob.target-file-size */
+  int64_t blob_target;     /* blob.target-file-size */
+  cp_blob_sources sources; /* BlobDescriptor values: the objects they name */
+  int64_t *blob_lens;      /* per blob field and row of a batch: a descriptor's length, or -1 */
   char uuid[37];
   partition_writer *writers;
   size_t n_writers;
@@ -189,6 +192,7 @@ int paimon_write_new(paimon_write **out, paimon_table *table, const char *const 
   int rc = build_write_row(w, write_cols, n_write_cols, err);
   if (!rc) rc = resolve_partitions(w, err);
   if (!rc) rc = cp_row_to_arrow_schema(w->write_row, &w->write_arrow, err);
+  cp_blob_sources_init(&w->sources, table);
   if (!rc) rc = split_blob_fields(w, err);
   if (!rc) rc = cp_uuid_v4(w->uuid, err);
   if (!rc) {
@@ -400,28 +404,16 @@ static int open_blob(paimon_write *w, partition_writer *pw, size_t f, paimon_err
   return rc;
 }
 
-/* Whether `v` is a serialized BlobDescriptor (version <= 2, magic "BLOBDESC" little-endian): such a
- * value names an object to copy, which is not supported yet. */
-static bool is_descriptor(const uint8_t *v, int64_t len) {
-  static const uint8_t magic[8] = {0x43, 0x53, 0x45, 0x44, 0x42, 0x4F, 0x4C, 0x42};
-  return len >= 9 && v[0] <= 2 && memcmp(v + 1, magic, 8) == 0;
-}
-
-/* Appends column `f` of `rows` (a large_binary view) to the field's `.blob` files, rolling at
- * blob.target-file-size. */
+/* Appends column `f` of `rows` (a large_binary view; lens: the checked descriptor lengths) to the
+ * field's `.blob` files, rolling at blob.target-file-size. */
 static int write_blob_rows(paimon_write *w, partition_writer *pw, size_t f,
-                           const cp_array_view *col, paimon_error *err) {
+                           const cp_array_view *col, const int64_t *lens, paimon_error *err) {
   blob_out *b = &pw->blobs[f];
+  const char *name = w->write_row->fields[w->blob_idx[f]].name;
   int rc = PAIMON_OK;
   for (int64_t r = 0; r < col->length && !rc; r++) {
     if (!b->w) CP_RETURN_IF_ERROR(open_blob(w, pw, f, err));
-    if (cp_view_is_null(col, r)) {
-      rc = cp_blob_writer_add_null(b->w, err);
-    } else {
-      int64_t len = 0;
-      const uint8_t *v = cp_view_get_bytes(col, r, &len);
-      rc = cp_blob_writer_add(b->w, v, (size_t)len, err);
-    }
+    rc = cp_blob_sources_put(&w->sources, b->w, col, r, lens[r], name, err);
     if (!rc && cp_blob_writer_position(b->w) >= (uint64_t)w->blob_target)
       rc = finish_blob(w, pw, f, err);
   }
@@ -526,7 +518,7 @@ static int find_writer(paimon_write *w, cp_bytes partition, partition_writer **o
 
 /* Writes rows into the open file of one partition; rolls it at target-file-size. */
 static int write_with_blobs(paimon_write *w, partition_writer *pw, const struct ArrowArray *rows,
-                            paimon_error *err) {
+                            bool *refused, paimon_error *err) {
   cp_array_view v;
   memset(&v, 0, sizeof v);
   struct ArrowArray normal;
@@ -538,23 +530,26 @@ static int write_with_blobs(paimon_write *w, partition_writer *pw, const struct 
     rc = cp_array_share((struct ArrowArray *)v.children[w->normal_idx[i]].array, normal.children[i],
                         err);
   if (!rc) normal.length = rows->length;
-  /* Refused values first, so that a refused batch leaves nothing written. */
+  /* Descriptors checked first, so that a refused batch leaves nothing written. */
+  int64_t *lens = NULL;
+  if (!rc) {
+    lens = realloc(w->blob_lens, (w->n_blob * (size_t)rows->length + 1) * sizeof *lens);
+    if (!lens)
+      rc = CP_ENOMEM(err, "write");
+    else
+      w->blob_lens = lens;
+  }
   for (size_t f = 0; !rc && f < w->n_blob; f++) {
-    const cp_array_view *col = &v.children[w->blob_idx[f]];
-    for (int64_t r = 0; !rc && r < col->length; r++) {
-      int64_t len = 0;
-      const uint8_t *bytes = cp_view_is_null(col, r) ? NULL : cp_view_get_bytes(col, r, &len);
-      if (bytes && is_descriptor(bytes, len))
-        rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                              "column %s, row %" PRId64 ": writing a BlobDescriptor (a reference "
-                              "to an object to copy) is not supported yet",
-                              w->write_row->fields[w->blob_idx[f]].name, r);
-    }
+    rc = cp_blob_sources_check(&w->sources, &v.children[w->blob_idx[f]],
+                               w->write_row->fields[w->blob_idx[f]].name,
+                               lens + f * (size_t)rows->length, err);
+    if (rc) *refused = true;
   }
   if (!rc) rc = cp_pq_writer_write(pw->pq, &w->normal_arrow, &normal, err);
   /* The Parquet writer takes a batch whole or not at all; the blobs follow it. */
   for (size_t f = 0; !rc && f < w->n_blob; f++)
-    rc = write_blob_rows(w, pw, f, &v.children[w->blob_idx[f]], err);
+    rc = write_blob_rows(w, pw, f, &v.children[w->blob_idx[f]], lens + f * (size_t)rows->length,
+                         err);
   if (normal.release) normal.release(&normal);
   cp_array_view_reset(&v);
   return rc;
@@ -567,12 +562,13 @@ static int write_rows(paimon_write *w, partition_writer *pw, const struct ArrowA
     pw->blobs = calloc(w->n_blob, sizeof *pw->blobs);
     if (!pw->blobs) return CP_ENOMEM(err, "write");
   }
-  int rc = w->n_blob ? write_with_blobs(w, pw, rows, err)
+  bool refused = false; /* by the descriptor check, before anything was written */
+  int rc = w->n_blob ? write_with_blobs(w, pw, rows, &refused, err)
                      : cp_pq_writer_write(pw->pq, &w->write_arrow, rows, err);
   if (rc) {
     /* A rejected batch leaves the writer intact; other failures poison the file (and the open
      * `.blob` files beside it). */
-    if (rc != PAIMON_EINVAL && rc != PAIMON_EUNSUPPORTED) {
+    if (!refused && rc != PAIMON_EINVAL && rc != PAIMON_EUNSUPPORTED) {
       discard_open_file(pw);
       drop_blobs(w, pw);
     }
@@ -821,6 +817,8 @@ void paimon_write_free(paimon_write *w) {
       free(w->writers[i].blobs[f].pending);
     free(w->writers[i].blobs);
   }
+  cp_blob_sources_free(&w->sources);
+  free(w->blob_lens);
   free(w->blob_idx);
   free(w->normal_idx);
   cp_type_free(w->normal_row);

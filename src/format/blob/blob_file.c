@@ -176,6 +176,10 @@ struct cp_blob_writer {
   uint64_t position;
   uint8_t *stage;
   size_t staged;
+  /* a record being streamed (cp_blob_writer_begin): payload bytes still due, CRC so far */
+  bool open;
+  uint64_t due, rec;
+  uint32_t crc;
 };
 
 int cp_blob_writer_new(cp_blob_writer **out, cp_wfile *file, paimon_error *err) {
@@ -222,20 +226,48 @@ static void le(uint8_t *p, uint64_t v, int n) {
   for (int i = 0; i < n; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-int cp_blob_writer_add(cp_blob_writer *w, const void *data, size_t len, paimon_error *err) {
-  uint8_t head[4], tail[12];
-  uint64_t rec = (uint64_t)len + MIN_RECORD;
+int cp_blob_writer_begin(cp_blob_writer *w, uint64_t len, paimon_error *err) {
+  if (w->open || len > (uint64_t)INT64_MAX - MIN_RECORD)
+    return paimon_error_set(err, PAIMON_ESTATE,
+                            "blob writer: a record of %" PRIu64 " bytes cannot begin here", len);
+  uint8_t head[4];
   le(head, CP_BLOB_MAGIC, 4);
-  le(tail, rec, 8);
-  uint32_t crc = cp_crc32(0, head, 4);
-  crc = cp_crc32(crc, data, len);
-  crc = cp_crc32(crc, tail, 8);
-  le(tail + 8, crc, 4);
-  CP_RETURN_IF_ERROR(put(w, head, 4, err));
-  if (len) CP_RETURN_IF_ERROR(put(w, data, len, err));
+  w->crc = cp_crc32(0, head, 4);
+  w->open = true;
+  w->due = len;
+  w->rec = len + MIN_RECORD;
+  return put(w, head, 4, err);
+}
+
+int cp_blob_writer_append(cp_blob_writer *w, const void *data, size_t n, paimon_error *err) {
+  if (!w->open || n > w->due)
+    return paimon_error_set(err, PAIMON_ESTATE,
+                            "blob writer: %zu payload bytes more than the "
+                            "record's length",
+                            n);
+  w->crc = cp_crc32(w->crc, data, n);
+  w->due -= n;
+  return n ? put(w, data, n, err) : PAIMON_OK;
+}
+
+int cp_blob_writer_end(cp_blob_writer *w, paimon_error *err) {
+  if (!w->open || w->due)
+    return paimon_error_set(err, PAIMON_ESTATE,
+                            "blob writer: the record ends %" PRIu64 " bytes short of its length",
+                            w->due);
+  uint8_t tail[12];
+  le(tail, w->rec, 8);
+  le(tail + 8, cp_crc32(w->crc, tail, 8), 4);
+  w->open = false;
   CP_RETURN_IF_ERROR(put(w, tail, 12, err));
-  w->position += rec;
-  return push_length(w, (int64_t)rec, err);
+  w->position += w->rec;
+  return push_length(w, (int64_t)w->rec, err);
+}
+
+int cp_blob_writer_add(cp_blob_writer *w, const void *data, size_t len, paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_blob_writer_begin(w, len, err));
+  CP_RETURN_IF_ERROR(cp_blob_writer_append(w, data, len, err));
+  return cp_blob_writer_end(w, err);
 }
 
 int cp_blob_writer_add_null(cp_blob_writer *w, paimon_error *err) {
@@ -277,4 +309,69 @@ void cp_blob_writer_free(cp_blob_writer *w) {
   free(w->lengths);
   free(w->stage);
   free(w);
+}
+
+/* ------------------------------------ BlobDescriptor ------------------------------------ */
+
+static uint64_t rd_le(const uint8_t *p, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+bool cp_blob_is_descriptor(const uint8_t *v, size_t len) {
+  return len >= 9 && v[0] <= CP_BLOB_DESCRIPTOR_VERSION &&
+         rd_le(v + 1, 8) == CP_BLOB_DESCRIPTOR_MAGIC;
+}
+
+int cp_blob_descriptor_parse(const uint8_t *v, size_t len, cp_blob_descriptor *out,
+                             paimon_error *err) {
+  memset(out, 0, sizeof *out);
+  if (len < 5)
+    return paimon_error_set(err, PAIMON_EINVAL, "Invalid BlobDescriptor data: too short");
+  size_t at = 1;
+  out->version = v[0];
+  if (out->version > CP_BLOB_DESCRIPTOR_VERSION)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Expecting BlobDescriptor version to be less than or equal to %d, but "
+                            "found %d.",
+                            CP_BLOB_DESCRIPTOR_VERSION, out->version);
+  if (out->version > 1) {
+    if (len < at + 8 || rd_le(v + at, 8) != CP_BLOB_DESCRIPTOR_MAGIC)
+      return paimon_error_set(err, PAIMON_EINVAL, "Invalid BlobDescriptor: missing magic header");
+    at += 8;
+  }
+  if (len < at + 4)
+    return paimon_error_set(err, PAIMON_EINVAL, "Invalid BlobDescriptor data: too short");
+  int32_t uri_len = (int32_t)(uint32_t)rd_le(v + at, 4);
+  at += 4;
+  if (uri_len < 0)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Invalid BlobDescriptor data: negative URI length: %d", (int)uri_len);
+  if ((size_t)uri_len > len - at)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Invalid BlobDescriptor data: URI length exceeds data size");
+  out->uri = (const char *)v + at;
+  out->uri_len = (size_t)uri_len;
+  at += (size_t)uri_len;
+  if (len - at < 16)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Invalid BlobDescriptor data: missing offset/length");
+  out->offset = (int64_t)rd_le(v + at, 8);
+  out->length = (int64_t)rd_le(v + at + 8, 8);
+  if (out->offset < 0 || out->length < -1)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "Invalid BlobDescriptor data: offset %" PRId64 ", length %" PRId64,
+                            out->offset, out->length);
+  return PAIMON_OK;
+}
+
+void cp_blob_descriptor_write(uint8_t *dst, const char *uri, size_t uri_len, int64_t offset,
+                              int64_t length) {
+  dst[0] = CP_BLOB_DESCRIPTOR_VERSION;
+  le(dst + 1, CP_BLOB_DESCRIPTOR_MAGIC, 8);
+  le(dst + 9, (uint64_t)uri_len, 4);
+  memcpy(dst + 13, uri, uri_len);
+  le(dst + 13 + uri_len, (uint64_t)offset, 8);
+  le(dst + 21 + uri_len, (uint64_t)length, 8);
 }

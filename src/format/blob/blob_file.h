@@ -14,6 +14,7 @@
 #ifndef CP_FORMAT_BLOB_FILE_H
 #define CP_FORMAT_BLOB_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,6 +63,11 @@ typedef struct cp_blob_writer cp_blob_writer;
 /* A writer appending records to `file` (borrowed: the caller syncs, closes or aborts it). */
 int cp_blob_writer_new(cp_blob_writer **out, cp_wfile *file, paimon_error *err);
 int cp_blob_writer_add(cp_blob_writer *w, const void *data, size_t len, paimon_error *err);
+/* A record whose payload arrives in pieces (a copied object): begin with its length, append
+ * exactly that many bytes, end. Nothing else may be added in between. */
+int cp_blob_writer_begin(cp_blob_writer *w, uint64_t len, paimon_error *err);
+int cp_blob_writer_append(cp_blob_writer *w, const void *data, size_t n, paimon_error *err);
+int cp_blob_writer_end(cp_blob_writer *w, paimon_error *err);
 int cp_blob_writer_add_null(cp_blob_writer *w, paimon_error *err);
 int cp_blob_writer_add_placeholder(cp_blob_writer *w, paimon_error *err);
 int64_t cp_blob_writer_rows(const cp_blob_writer *w);
@@ -70,5 +76,35 @@ uint64_t cp_blob_writer_position(const cp_blob_writer *w);
 /* Writes the index and footer; *size receives the file's length. */
 int cp_blob_writer_finish(cp_blob_writer *w, uint64_t *size, paimon_error *err);
 void cp_blob_writer_free(cp_blob_writer *w);
+
+/* ---- BlobDescriptor (spec/maintenance-and-blob.md §5.4; Java BlobDescriptor) ----
+ *
+ *   v2 = version u8 (2) | magic u64 (0x424C4F4244455343, "BLOBDESC") | uri_len i32 | uri |
+ *        offset i64 | length i64          (v1: the same without the magic)
+ *
+ * all little-endian; length -1 means "to the end of the object". */
+
+#define CP_BLOB_DESCRIPTOR_MAGIC 0x424C4F4244455343ull
+#define CP_BLOB_DESCRIPTOR_VERSION 2
+
+typedef struct cp_blob_descriptor {
+  int version;
+  const char *uri; /* uri_len bytes inside the parsed value, not NUL-terminated */
+  size_t uri_len;
+  int64_t offset, length;
+} cp_blob_descriptor;
+
+/* Whether a BLOB value is a serialized BlobDescriptor as Java's Blob.fromBytes decides it: at
+ * least 9 bytes, a version of at most 2, then the magic. */
+bool cp_blob_is_descriptor(const uint8_t *v, size_t len);
+/* Parses a serialized descriptor (bytes after it are ignored, as Java and pypaimon do). EINVAL
+ * naming the defect: too short, a version above 2, a missing magic, a negative or overlong URI
+ * length, a negative offset, a length below -1. */
+int cp_blob_descriptor_parse(const uint8_t *v, size_t len, cp_blob_descriptor *out,
+                             paimon_error *err);
+/* The size of a v2 descriptor of a `uri_len`-byte URI, and its bytes (dst holds that many). */
+static inline size_t cp_blob_descriptor_size(size_t uri_len) { return 29 + uri_len; }
+void cp_blob_descriptor_write(uint8_t *dst, const char *uri, size_t uri_len, int64_t offset,
+                              int64_t length);
 
 #endif

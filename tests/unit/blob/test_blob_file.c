@@ -1,6 +1,7 @@
 /* Tests of the `.blob` file reader (src/format/blob/blob_file.h, spec/maintenance-and-blob.md
  * §5.3): the spec's worked example byte for byte, NULL and placeholder rows, an index larger than
- * the first read, every kind of corruption named, and payloads read back through cp_fs. Files
+ * the first read, every kind of corruption named, payloads read back through cp_fs, records
+ * streamed in pieces, and BlobDescriptor bytes (§5.4). Files
  * pypaimon writes are read in tests/python/test_blob_read.py. */
 #include <stdlib.h>
 #include <string.h>
@@ -267,11 +268,91 @@ static void test_writer(void) {
   cp_fs_free(fs);
 }
 
+/* A record streamed in pieces is byte for byte the record added whole; the writer refuses pieces
+ * past the announced length, an early end and a record begun inside another. */
+static void test_streamed_record(void) {
+  paimon_error err;
+  char dir[512];
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, sizeof dir, "%s/cp_blobs_XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+  CHECK(mkdtemp(dir) != NULL);
+  cp_fs *fs = NULL;
+  CHECK_OK(cp_fs_local_new(&fs, &err), &err);
+  char path[600];
+  snprintf(path, sizeof path, "%s/data-s-0.blob", dir);
+  cp_wfile *file = NULL;
+  cp_blob_writer *w = NULL;
+  uint64_t size = 0;
+  CHECK_OK(cp_fs_create(fs, path, CP_CREATE_EXCLUSIVE, &file, &err), &err);
+  CHECK_OK(cp_blob_writer_new(&w, file, &err), &err);
+  CHECK_OK(cp_blob_writer_begin(w, 2, &err), &err);
+  CHECK_ERR(cp_blob_writer_begin(w, 1, &err), PAIMON_ESTATE);
+  CHECK_OK(cp_blob_writer_append(w, "h", 1, &err), &err);
+  CHECK_ERR(cp_blob_writer_end(w, &err), PAIMON_ESTATE);
+  CHECK_ERR(cp_blob_writer_append(w, "ix", 2, &err), PAIMON_ESTATE);
+  CHECK_OK(cp_blob_writer_append(w, "i", 1, &err), &err);
+  CHECK_OK(cp_blob_writer_end(w, &err), &err);
+  CHECK_OK(cp_blob_writer_add_null(w, &err), &err);
+  CHECK_OK(cp_blob_writer_begin(w, 0, &err), &err);
+  CHECK_OK(cp_blob_writer_end(w, &err), &err);
+  CHECK_OK(cp_blob_writer_finish(w, &size, &err), &err);
+  CHECK_OK(cp_wfile_close(file, &err), &err);
+  cp_blob_writer_free(w);
+  cp_buf b = CP_BUF_INIT;
+  CHECK_OK(cp_fs_read_file(fs, path, &b, 1 << 20, &err), &err);
+  CHECK(b.len == sizeof EXAMPLE && memcmp(b.data, EXAMPLE, sizeof EXAMPLE) == 0);
+  cp_buf_free(&b);
+  cp_fs_free(fs);
+}
+
+/* BlobDescriptor bytes: what cpaimon writes parses back; Java's detection; every defect named. */
+static void test_descriptor(void) {
+  paimon_error err;
+  uint8_t d[64];
+  cp_blob_descriptor_write(d, "s3://b/k.jpg", 12, 7, -1);
+  size_t n = cp_blob_descriptor_size(12);
+  CHECK_INT(n, 41);
+  CHECK(cp_blob_is_descriptor(d, n));
+  cp_blob_descriptor got;
+  CHECK_OK(cp_blob_descriptor_parse(d, n, &got, &err), &err);
+  CHECK_INT(got.version, 2);
+  CHECK_INT(got.uri_len, 12);
+  CHECK(memcmp(got.uri, "s3://b/k.jpg", 12) == 0);
+  CHECK_INT(got.offset, 7);
+  CHECK_INT(got.length, -1);
+  /* Content that merely starts like one: too short, another magic, a version above 2. */
+  CHECK(!cp_blob_is_descriptor(d, 8));
+  uint8_t other[41];
+  memcpy(other, d, n);
+  other[3] ^= 1;
+  CHECK(!cp_blob_is_descriptor(other, n));
+  CHECK_ERR(cp_blob_descriptor_parse(other, n, &got, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "missing magic header");
+  memcpy(other, d, n);
+  other[0] = 3;
+  CHECK(!cp_blob_is_descriptor(other, n));
+  CHECK_ERR(cp_blob_descriptor_parse(other, n, &got, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "less than or equal to 2, but found 3");
+  /* Truncations at every length fail cleanly. */
+  int bad = 0;
+  for (size_t k = 0; k < n; k++) bad += cp_blob_descriptor_parse(d, k, &got, &err) != PAIMON_EINVAL;
+  CHECK_INT(bad, 0);
+  memcpy(other, d, n);
+  other[9] = 0xff, other[10] = 0xff, other[11] = 0xff, other[12] = 0xff; /* uri_len -1 */
+  CHECK_ERR(cp_blob_descriptor_parse(other, n, &got, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "negative URI length: -1");
+  cp_blob_descriptor_write(other, "x", 1, 0, -2);
+  CHECK_ERR(cp_blob_descriptor_parse(other, cp_blob_descriptor_size(1), &got, &err), PAIMON_EINVAL);
+  CHECK_CONTAINS(err.message, "length -2");
+}
+
 int main(void) {
   RUN(test_worked_example);
   RUN(test_nulls_placeholders_and_empty);
   RUN(test_corruption_named);
   RUN(test_file_reads);
   RUN(test_writer);
+  RUN(test_streamed_record);
+  RUN(test_descriptor);
   TEST_MAIN_END();
 }

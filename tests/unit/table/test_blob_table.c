@@ -1,9 +1,11 @@
 /* BLOB columns through the table layer (docs/blob.md), also under ASan: rows written into the
  * Parquet file and `.blob` files (rolling), read back merged by row id, BLOB values updated by
- * row id (placeholders), a filter that skips payloads, compaction leaving the `.blob` files, and a
- * failure at every I/O step of a blob write leaving nothing behind. Interop with pypaimon and Java
- * is in tests/python/test_blob_write.py and test_blob_read.py. */
+ * row id (placeholders), a filter that skips payloads, compaction leaving the `.blob` files, a
+ * failure at every I/O step of a blob write leaving nothing behind, BLOB and other columns updated
+ * together, the shard updater writing `.blob` files, and a BlobDescriptor value copied. Interop
+ * with pypaimon and Java is in tests/python/test_blob_write.py and test_blob_read.py. */
 #include "base/fs.h"
+#include "format/blob/blob_file.h"
 #include "cpaimon/compact.h"
 #include "update_test_util.h"
 
@@ -108,10 +110,85 @@ static void test_crash_at_each_step(void) {
   CHECK(cases > 10);
 }
 
+/* Overwrites row `r` of column 0 of `b` (a large_binary value made as long as `len`) with `v`. */
+static void patch_value(tbatch *b, int64_t r, const void *v, size_t len) {
+  struct ArrowArray *col = b->array.children[0];
+  const int64_t *offsets = col->buffers[1];
+  CHECK_INT(offsets[r + 1] - offsets[r], (int64_t)len);
+  memcpy((uint8_t *)col->buffers[2] + offsets[r], v, len);
+}
+
+/* BLOB and other columns updated by row id in one call, and the shard updater backfilling a BLOB
+ * column for every row into `.blob` files, one value a BlobDescriptor whose bytes are copied. */
+static void test_mixed_update_shard_and_descriptor(void) {
+  paimon_error err;
+  paimon_table *t = blob_table("db.bmixed");
+  paimon_commit_messages *m = NULL;
+  static const char *const BOTH[] = {"id", "pic"};
+  CHECK_OK(update_rows(t, BOTH, 2, "ROW<_ROW_ID BIGINT, id INT, pic BLOB>", "0,10,qq;3,40,NULL", &m,
+                       &err),
+           &err);
+  commit_msgs(t, m);
+  CHECK_READ(t, "id,pic", "10|[71 71]\n2|NULL\n3|[62 62]\n40|NULL\n5|[64 64]\n6|[65]");
+
+  char src[600];
+  snprintf(src, sizeof src, "%s/source.bin", paimon_table_path(t));
+  FILE *f = fopen(src, "wb");
+  CHECK(f != NULL);
+  if (f) {
+    fputs("hello world", f);
+    fclose(f);
+  }
+  size_t n = cp_blob_descriptor_size(strlen(src));
+  uint8_t *d = malloc(n);
+  cp_blob_descriptor_write(d, src, strlen(src), 6, 5);
+  char *text = malloc(n + 64);
+  memcpy(text, "a;", 2);
+  memset(text + 2, 'x', n);
+  strcpy(text + 2 + n, ";NULL;b;c;dd");
+  tbatch b = make_batch("ROW<pic BLOB>", text);
+  patch_value(&b, 1, d, n);
+  paimon_update *u = NULL;
+  CHECK_OK(paimon_update_new(&u, t, &err), &err);
+  CHECK_OK(paimon_update_set_update_cols(u, PIC, 1, &err), &err);
+  paimon_shard_updater *s = NULL;
+  /* Freed without prepare_commit: its `.blob` files go. */
+  int files = count_data_files(t);
+  CHECK_OK(paimon_shard_updater_new(&s, u, 0, 1, &err), &err);
+  CHECK_OK(paimon_shard_updater_write(s, &b.schema, &b.array, &err), &err);
+  CHECK(count_data_files(t) > files);
+  paimon_shard_updater_free(s);
+  CHECK_INT(count_data_files(t), files);
+  CHECK_OK(paimon_shard_updater_new(&s, u, 0, 1, &err), &err);
+  CHECK_OK(paimon_shard_updater_write(s, &b.schema, &b.array, &err), &err);
+  CHECK_OK(paimon_shard_updater_prepare_commit(s, &m, &err), &err);
+  CHECK_INT(paimon_commit_messages_new_file_count(m), 2); /* one `.blob` file per group */
+  commit_msgs(t, m);
+  CHECK_READ(t, "id,pic", "10|[61]\n2|[77 6F 72 6C 64]\n3|NULL\n40|[62]\n5|[63]\n6|[64 64]");
+  paimon_shard_updater_free(s);
+  /* A descriptor naming a missing object: refused, nothing written. */
+  files = count_data_files(t);
+  snprintf(src + strlen(src) - 3, 4, "xyz");
+  cp_blob_descriptor_write(d, src, strlen(src), 0, -1);
+  patch_value(&b, 1, d, n);
+  CHECK_OK(paimon_shard_updater_new(&s, u, 0, 1, &err), &err);
+  CHECK_ERR(paimon_shard_updater_write(s, &b.schema, &b.array, &err), PAIMON_ENOTFOUND);
+  CHECK_CONTAINS(err.message, "column pic, row 1");
+  CHECK_CONTAINS(err.message, "source.xyz");
+  paimon_shard_updater_free(s);
+  CHECK_INT(count_data_files(t), files);
+  paimon_update_free(u);
+  tbatch_free(&b);
+  free(text);
+  free(d);
+  paimon_table_free(t);
+}
+
 int main(void) {
   setup_catalog("blob_table");
   RUN(test_write_read_update);
   RUN(test_crash_at_each_step);
+  RUN(test_mixed_update_shard_and_descriptor);
   teardown_catalog();
   TEST_MAIN_END();
 }

@@ -1,0 +1,152 @@
+#include "table/blob_input.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/status.h"
+#include "table/table.h"
+
+#define COPY_CHUNK (1u << 20)
+#define DESCRIPTOR_PREFIX "blob-descriptor."
+
+void cp_blob_sources_init(cp_blob_sources *s, paimon_table *t) {
+  memset(s, 0, sizeof *s);
+  s->t = t;
+}
+
+void cp_blob_sources_free(cp_blob_sources *s) {
+  cp_fs_free(s->local);
+  cp_fs_free(s->other);
+  free(s->buf);
+  memset(s, 0, sizeof *s);
+}
+
+/* The catalog's and table's file-system options with blob-descriptor.* (prefix removed) last. */
+static int open_other(cp_blob_sources *s, const char *uri, paimon_error *err) {
+  const cp_options *o = &s->t->schema->options;
+  cp_fs_conf base;
+  CP_RETURN_IF_ERROR(cp_catalog_fs_conf(s->t->catalog, o, &base, err));
+  const char **keys = malloc((base.n + o->n + 1) * sizeof *keys);
+  const char **values = malloc((base.n + o->n + 1) * sizeof *values);
+  int rc = keys && values ? PAIMON_OK : CP_ENOMEM(err, "blob descriptor");
+  size_t n = 0;
+  for (size_t i = 0; !rc && i < base.n; i++, n++) {
+    keys[n] = base.keys[i];
+    values[n] = base.values[i];
+  }
+  size_t plen = strlen(DESCRIPTOR_PREFIX);
+  for (size_t i = 0; !rc && i < o->n; i++)
+    if (strncmp(o->keys[i], DESCRIPTOR_PREFIX, plen) == 0 && o->keys[i][plen]) {
+      keys[n] = o->keys[i] + plen;
+      values[n++] = o->values[i];
+    }
+  cp_fs_conf conf = {keys, values, n};
+  if (!rc) rc = cp_fs_open(uri, &conf, &s->other, err);
+  free(keys);
+  free(values);
+  free((void *)base.keys);
+  free((void *)base.values);
+  return rc;
+}
+
+/* The file system to read `uri` through. */
+static int fs_for(cp_blob_sources *s, const char *uri, cp_fs **out, paimon_error *err) {
+  const char *sep = strstr(uri, "://");
+  bool local = !sep || (sep - uri == 4 && strncmp(uri, "file", 4) == 0);
+  bool table_remote = cp_fs_is_object_store(s->t->fs);
+  if (local && !table_remote) {
+    *out = s->t->fs;
+  } else if (!local && table_remote && cp_uri_is_object_store(uri)) {
+    *out = s->t->fs;
+  } else if (local) {
+    if (!s->local) CP_RETURN_IF_ERROR(cp_fs_local_new(&s->local, err));
+    *out = s->local;
+  } else {
+    if (!s->other) CP_RETURN_IF_ERROR(open_other(s, uri, err));
+    *out = s->other;
+  }
+  return PAIMON_OK;
+}
+
+/* The descriptor of a value known to be one, its URI as a string (the caller frees *uri). */
+static int parse(const uint8_t *v, int64_t n, cp_blob_descriptor *d, char **uri,
+                 paimon_error *err) {
+  *uri = NULL;
+  CP_RETURN_IF_ERROR(cp_blob_descriptor_parse(v, (size_t)n, d, err));
+  if (d->uri_len == 0 || memchr(d->uri, '\0', d->uri_len))
+    return paimon_error_set(err, PAIMON_EINVAL, "Invalid BlobDescriptor data: empty URI");
+  if (!(*uri = strndup(d->uri, d->uri_len))) return CP_ENOMEM(err, "blob descriptor");
+  return PAIMON_OK;
+}
+
+/* Resolves one descriptor: its range checked against the object's size, *len its byte count. */
+static int resolve(cp_blob_sources *s, const uint8_t *v, int64_t n, int64_t *len,
+                   paimon_error *err) {
+  cp_blob_descriptor d;
+  char *uri = NULL;
+  cp_fs *fs = NULL;
+  uint64_t size = 0;
+  int rc = parse(v, n, &d, &uri, err);
+  if (!rc) rc = fs_for(s, uri, &fs, err);
+  if (!rc) rc = cp_fs_size(fs, uri, &size, err);
+  if (!rc && ((uint64_t)d.offset > size ||
+              (d.length >= 0 && (uint64_t)d.length > size - (uint64_t)d.offset)))
+    rc = paimon_error_set(err, PAIMON_EINVAL,
+                          "BlobDescriptor range [%" PRId64 ", +%" PRId64 ") lies past the end of "
+                          "%s (%" PRIu64 " bytes)",
+                          d.offset, d.length, uri, size);
+  if (!rc) *len = d.length >= 0 ? d.length : (int64_t)(size - (uint64_t)d.offset);
+  free(uri);
+  return rc;
+}
+
+int cp_blob_sources_check(cp_blob_sources *s, const cp_array_view *col, const char *column,
+                          int64_t *lens, paimon_error *err) {
+  for (int64_t r = 0; r < col->length; r++) {
+    lens[r] = -1;
+    if (cp_view_is_null(col, r)) continue;
+    int64_t n = 0;
+    const uint8_t *v = cp_view_get_bytes(col, r, &n);
+    if (!cp_blob_is_descriptor(v, (size_t)n)) continue;
+    int rc = resolve(s, v, n, &lens[r], err);
+    if (rc) return paimon_error_prefix(err, "column %s, row %" PRId64, column, r);
+  }
+  return PAIMON_OK;
+}
+
+static int copy(cp_blob_sources *s, cp_blob_writer *w, const uint8_t *v, int64_t n, int64_t len,
+                paimon_error *err) {
+  cp_blob_descriptor d;
+  char *uri = NULL;
+  cp_fs *fs = NULL;
+  cp_rfile *f = NULL;
+  int rc = parse(v, n, &d, &uri, err);
+  if (!rc) rc = fs_for(s, uri, &fs, err);
+  if (!rc) rc = cp_fs_open_read(fs, uri, &f, err);
+  if (!rc && (uint64_t)d.offset + (uint64_t)len > cp_rfile_size(f))
+    rc = paimon_error_set(err, PAIMON_EIO, "%s shrank to %" PRIu64 " bytes while being copied", uri,
+                          cp_rfile_size(f));
+  if (!rc && !s->buf && !(s->buf = malloc(COPY_CHUNK))) rc = CP_ENOMEM(err, "blob descriptor");
+  if (!rc) rc = cp_blob_writer_begin(w, (uint64_t)len, err);
+  for (int64_t at = 0; !rc && at < len;) {
+    size_t k = len - at < COPY_CHUNK ? (size_t)(len - at) : COPY_CHUNK;
+    rc = cp_rfile_read_at(f, (uint64_t)(d.offset + at), s->buf, k, err);
+    if (!rc) rc = cp_blob_writer_append(w, s->buf, k, err);
+    at += (int64_t)k;
+  }
+  if (!rc) rc = cp_blob_writer_end(w, err);
+  if (f) cp_rfile_close(f);
+  free(uri);
+  return rc;
+}
+
+int cp_blob_sources_put(cp_blob_sources *s, cp_blob_writer *w, const cp_array_view *col, int64_t r,
+                        int64_t len, const char *column, paimon_error *err) {
+  if (cp_view_is_null(col, r)) return cp_blob_writer_add_null(w, err);
+  int64_t n = 0;
+  const uint8_t *v = cp_view_get_bytes(col, r, &n);
+  if (len < 0) return cp_blob_writer_add(w, v, (size_t)n, err);
+  int rc = copy(s, w, v, n, len, err);
+  return rc ? paimon_error_prefix(err, "column %s, row %" PRId64, column, r) : PAIMON_OK;
+}
