@@ -6,9 +6,35 @@
 
 #include "base/status.h"
 #include "table/table.h"
+#include "types/type.h"
 
 #define COPY_CHUNK (1u << 20)
 #define DESCRIPTOR_PREFIX "blob-descriptor."
+
+/* Whether comma list `list` (blanks around names ignored) holds `name`. */
+static bool listed(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; p && *p;) {
+    while (*p == ' ' || *p == ',') p++;
+    const char *e = p;
+    while (*e && *e != ',') e++;
+    const char *t = e;
+    while (t > p && t[-1] == ' ') t--;
+    if ((size_t)(t - p) == n && memcmp(p, name, n) == 0) return true;
+    p = e;
+  }
+  return false;
+}
+
+cp_blob_store cp_blob_storage(const paimon_table *t, const cp_field *f) {
+  if (f->type->kind != CP_TYPE_BLOB) return CP_BLOB_STORE_NONE;
+  const cp_options *o = &t->schema->options;
+  const char *d = cp_options_get(o, "blob-descriptor-field");
+  if (!d) d = cp_options_get(o, "blob.stored-descriptor-fields");
+  if (listed(d, f->name)) return CP_BLOB_STORE_DESCRIPTOR;
+  if (listed(cp_options_get(o, "blob-view-field"), f->name)) return CP_BLOB_STORE_VIEW;
+  return CP_BLOB_STORE_FILES;
+}
 
 void cp_blob_sources_init(cp_blob_sources *s, paimon_table *t) {
   memset(s, 0, sizeof *s);
@@ -149,4 +175,107 @@ int cp_blob_sources_put(cp_blob_sources *s, cp_blob_writer *w, const cp_array_vi
   if (len < 0) return cp_blob_writer_add(w, v, (size_t)n, err);
   int rc = copy(s, w, v, n, len, err);
   return rc ? paimon_error_prefix(err, "column %s, row %" PRId64, column, r) : PAIMON_OK;
+}
+
+/* The length of the range descriptor `d` names (a length of -1 asks the object's size). */
+static int range_length(cp_blob_sources *s, const cp_blob_descriptor *d, const char *uri,
+                        int64_t *len, paimon_error *err) {
+  if (d->length >= 0) {
+    *len = d->length;
+    return PAIMON_OK;
+  }
+  cp_fs *fs = NULL;
+  uint64_t size = 0;
+  CP_RETURN_IF_ERROR(fs_for(s, uri, &fs, err));
+  CP_RETURN_IF_ERROR(cp_fs_size(fs, uri, &size, err));
+  if ((uint64_t)d->offset > size)
+    return paimon_error_set(err, PAIMON_ECORRUPT,
+                            "BlobDescriptor offset %" PRId64 " lies past the end of %s (%" PRIu64
+                            " bytes)",
+                            d->offset, uri, size);
+  *len = (int64_t)(size - (uint64_t)d->offset);
+  return PAIMON_OK;
+}
+
+static int fetch(cp_blob_sources *s, const cp_blob_descriptor *d, const char *uri, uint8_t *dst,
+                 int64_t len, paimon_error *err) {
+  cp_fs *fs = NULL;
+  cp_rfile *f = NULL;
+  CP_RETURN_IF_ERROR(fs_for(s, uri, &fs, err));
+  CP_RETURN_IF_ERROR(cp_fs_open_read(fs, uri, &f, err));
+  int rc = PAIMON_OK;
+  if ((uint64_t)d->offset + (uint64_t)len > cp_rfile_size(f))
+    rc = paimon_error_set(err, PAIMON_ECORRUPT,
+                          "BlobDescriptor range [%" PRId64 ", +%" PRId64 ") lies past the end of "
+                          "%s (%" PRIu64 " bytes)",
+                          d->offset, len, uri, cp_rfile_size(f));
+  if (!rc && len) rc = cp_rfile_read_at(f, (uint64_t)d->offset, dst, (size_t)len, err);
+  cp_rfile_close(f);
+  return rc;
+}
+
+int cp_blob_sources_resolve(cp_blob_sources *s, const cp_array_view *col, const char *column,
+                            struct ArrowArray *out, paimon_error *err) {
+  int64_t n = col->length, total = 0, nulls = 0;
+  int64_t *lens = malloc(((size_t)n + 1) * sizeof *lens);
+  if (!lens) return CP_ENOMEM(err, "read");
+  int rc = PAIMON_OK;
+  int64_t bad = -1; /* the row an error is about */
+  /* Pass 1: each value's length, for one data buffer. */
+  for (int64_t r = 0; !rc && r < n; r++) {
+    lens[r] = -1;
+    if (cp_view_is_null(col, r)) {
+      nulls++;
+      continue;
+    }
+    int64_t k = 0;
+    const uint8_t *v = cp_view_get_bytes(col, r, &k);
+    if (!cp_blob_is_descriptor(v, (size_t)k)) {
+      total += k;
+      continue;
+    }
+    cp_blob_descriptor d;
+    char *uri = NULL;
+    rc = parse(v, k, &d, &uri, err);
+    if (!rc) rc = range_length(s, &d, uri, &lens[r], err);
+    if (!rc) total += lens[r];
+    if (rc) bad = r;
+    free(uri);
+  }
+  int64_t *offsets = NULL;
+  uint8_t *valid = NULL, *data = NULL;
+  if (!rc) rc = cp_array_init(out, 3, 0, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)&offsets, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 2, total, (void **)&data, err);
+  /* Pass 2: the bytes. */
+  int64_t pos = 0;
+  for (int64_t r = 0; !rc && r < n; r++) {
+    offsets[r] = pos;
+    if (cp_view_is_null(col, r)) continue;
+    int64_t k = 0;
+    const uint8_t *v = cp_view_get_bytes(col, r, &k);
+    if (lens[r] < 0) {
+      memcpy(data + pos, v, (size_t)k);
+      pos += k;
+    } else {
+      cp_blob_descriptor d;
+      char *uri = NULL;
+      rc = parse(v, k, &d, &uri, err);
+      if (!rc) rc = fetch(s, &d, uri, data + pos, lens[r], err);
+      if (rc) bad = r;
+      free(uri);
+      pos += lens[r];
+    }
+    valid[r / 8] |= (uint8_t)(1u << (r % 8));
+  }
+  free(lens);
+  if (rc) {
+    if (out->release) out->release(out);
+    return bad < 0 ? rc : paimon_error_prefix(err, "column %s, row %" PRId64, column, bad);
+  }
+  offsets[n] = pos;
+  out->length = n;
+  out->null_count = nulls;
+  return PAIMON_OK;
 }

@@ -16,6 +16,7 @@
 #ifndef CP_TABLE_BLOB_INPUT_H
 #define CP_TABLE_BLOB_INPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "arrow/array.h"
@@ -23,6 +24,21 @@
 #include "format/blob/blob_file.h"
 
 struct paimon_table;
+struct cp_field;
+
+/* How a table stores BLOB field `f` (spec/maintenance-and-blob.md §5.2). */
+typedef enum {
+  CP_BLOB_STORE_NONE = 0,   /* not a BLOB */
+  CP_BLOB_STORE_FILES,      /* in `.blob` files */
+  CP_BLOB_STORE_DESCRIPTOR, /* inline in the data file as BlobDescriptor bytes
+                               (blob-descriptor-field, fallback blob.stored-descriptor-fields) */
+  CP_BLOB_STORE_VIEW        /* inline as BlobViewStruct bytes (blob-view-field) */
+} cp_blob_store;
+
+cp_blob_store cp_blob_storage(const struct paimon_table *t, const struct cp_field *f);
+static inline bool cp_blob_in_files(const struct paimon_table *t, const struct cp_field *f) {
+  return cp_blob_storage(t, f) == CP_BLOB_STORE_FILES;
+}
 
 typedef struct cp_blob_sources {
   struct paimon_table *t;
@@ -45,5 +61,11 @@ int cp_blob_sources_check(cp_blob_sources *s, const cp_array_view *col, const ch
  * descriptor's bytes copied. */
 int cp_blob_sources_put(cp_blob_sources *s, cp_blob_writer *w, const cp_array_view *col, int64_t r,
                         int64_t len, const char *column, paimon_error *err);
+
+/* A descriptor column read back (blob-as-descriptor off): each value's content, fetched from the
+ * object its descriptor names, as a new large_binary array; a value that is not a descriptor is
+ * returned as it is. ECORRUPT / the file system's code naming the column, the row and the URI. */
+int cp_blob_sources_resolve(cp_blob_sources *s, const cp_array_view *col, const char *column,
+                            struct ArrowArray *out, paimon_error *err);
 
 #endif

@@ -29,6 +29,7 @@
 #include "expr/predicate.h"
 #include "meta/options.h"
 #include "table/commit_message.h"
+#include "table/blob_input.h"
 #include "table/compact_internal.h"
 #include "table/dv.h"
 #include "table/scan.h"
@@ -261,14 +262,14 @@ typedef struct executor {
   cp_dv_maintainer *dvs; /* deletion-vectors.enabled */
 } executor;
 
-/* The columns a compacted file holds: every column but BLOB ones (those live in .blob files). */
+/* The columns a compacted file holds: every column but those in .blob files. */
 static int compacted_columns(executor *x, paimon_error *err) {
   const cp_type *row = x->t->schema->row;
   x->names = calloc(row->n_fields + 1, sizeof *x->names);
   if (!x->names) return CP_ENOMEM(err, "compaction");
   size_t n = 0;
   for (size_t i = 0; i < row->n_fields; i++)
-    if (row->fields[i].type->kind != CP_TYPE_BLOB) x->names[n++] = row->fields[i].name;
+    if (!cp_blob_in_files(x->t, &row->fields[i])) x->names[n++] = row->fields[i].name;
   x->full = n == row->n_fields;
   return cp_update_columns_row(x->t, x->names, n, &x->row, err);
 }

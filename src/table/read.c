@@ -38,6 +38,7 @@
 #include "expr/expr.h"
 #include "expr/predicate.h"
 #include "format/blob/blob_file.h"
+#include "table/blob_input.h"
 #include "format/parquet/reader.h"
 #include "meta/options.h"
 #include "table/dv.h"
@@ -109,6 +110,10 @@ typedef struct read_state {
   int64_t remaining;      /* rows the limit still lets through, or -1 without a limit */
   int decode_threads;     /* for the data files' readers (cp_pq_reader_options.decode_threads) */
   int blob_as_descriptor; /* -1: the table's blob-as-descriptor option */
+  /* Output columns stored inline as BlobDescriptors (blob-descriptor-field) whose content is
+   * read in their place (blob-as-descriptor off); NULL when there are none. */
+  bool *resolve;
+  cp_blob_sources descriptor_sources;
 } read_state;
 
 static void close_split(read_state *s) {
@@ -140,6 +145,8 @@ static void state_free(void *p) {
   cp_expr_free(s->filter);
   cp_rb_free_cols(s->cols, s->n_cols);
   if (s->schema.release) s->schema.release(&s->schema);
+  free(s->resolve);
+  cp_blob_sources_free(&s->descriptor_sources);
   free(s->splits);
   cp_arena_free(&s->arena);
   free(s);
@@ -872,7 +879,7 @@ static int apply_dv(read_state *s, struct ArrowArray *batch, bool *empty, paimon
 }
 
 /* The next non-empty batch of the splits (out->release NULL at the end). */
-static int next_batch(read_state *s, struct ArrowArray *out, paimon_error *err) {
+static int next_raw(read_state *s, struct ArrowArray *out, paimon_error *err) {
   for (;;) {
     if (!s->open) {
       if (s->next_split >= s->n_splits) {
@@ -909,6 +916,34 @@ static int next_batch(read_state *s, struct ArrowArray *out, paimon_error *err) 
     CP_RETURN_IF_ERROR(apply_filter(s, out, &empty, err));
     if (!empty) return PAIMON_OK;
   }
+}
+
+/* The next batch, with inline descriptor columns' content in place of their descriptors. */
+static int next_batch(read_state *s, struct ArrowArray *out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(next_raw(s, out, err));
+  if (!s->resolve || !out->release) return PAIMON_OK;
+  int rc = PAIMON_OK;
+  for (size_t c = 0; !rc && c < s->n_out; c++) {
+    if (!s->resolve[c]) continue;
+    cp_array_view v;
+    memset(&v, 0, sizeof v);
+    struct ArrowArray content;
+    memset(&content, 0, sizeof content);
+    rc = cp_array_view_init(&v, s->schema.children[c], out->children[c], err);
+    if (!rc)
+      rc =
+          cp_blob_sources_resolve(&s->descriptor_sources, &v, s->cols[c].field.name, &content, err);
+    cp_array_view_reset(&v);
+    if (!rc) {
+      out->children[c]->release(out->children[c]);
+      *out->children[c] = content;
+    }
+  }
+  if (rc) {
+    out->release(out);
+    paimon_error_prefix(err, "table %s", s->t->full_name);
+  }
+  return rc;
 }
 
 /* Batches of the splits, ending after the limit's rows (pypaimon's LimitedRecordBatchReader):
@@ -991,6 +1026,19 @@ static int state_new(paimon_read_builder *rb, const paimon_plan *plan, const siz
   if (!rc) rc = cp_rb_bind_filter(rb, table_schema, &s->filter, err);
   if (!rc && s->filter) rc = add_filter_cols(s, table_schema->row, err);
   if (!rc) rc = cp_rb_cols_schema(s->cols, s->n_cols, &s->schema, err);
+  cp_blob_sources_init(&s->descriptor_sources, s->t);
+  bool as_descriptor = s->blob_as_descriptor == 1;
+  if (!rc && s->blob_as_descriptor < 0)
+    rc = cp_options_bool(&s->t->schema->options, "blob-as-descriptor", false, &as_descriptor, err);
+  for (size_t c = 0; !rc && !as_descriptor && c < s->n_out; c++) {
+    if (s->cols[c].kind != COL_FIELD ||
+        cp_blob_storage(s->t, &s->cols[c].field) != CP_BLOB_STORE_DESCRIPTOR)
+      continue;
+    if (!s->resolve && !(s->resolve = calloc(s->n_out, sizeof *s->resolve)))
+      rc = CP_ENOMEM(err, "read");
+    else
+      s->resolve[c] = true;
+  }
   size_t count = indices ? n : plan->n_splits;
   if (!rc && !(s->splits = calloc(count ? count : 1, sizeof *s->splits)))
     rc = CP_ENOMEM(err, "read");

@@ -47,8 +47,7 @@ int cp_snapshot_write_hint(cp_fs *fs, const char *table_path, const char *name, 
 /* Deletes snapshot-<id>; a missing one is not an error. */
 int cp_snapshot_delete(cp_fs *fs, const char *table_path, int64_t id, paimon_error *err);
 /* Whether snapshot-<id> exists. */
-int cp_snapshot_exists(cp_fs *fs, const char *table_path, int64_t id, bool *out,
-                       paimon_error *err);
+int cp_snapshot_exists(cp_fs *fs, const char *table_path, int64_t id, bool *out, paimon_error *err);
 
 /* Loads schema-<id>. */
 int cp_schema_load(cp_fs *fs, const char *table_path, int64_t id, cp_table_schema **out,

@@ -246,6 +246,8 @@ int cp_update_raw_reader(paimon_update *u, const char *const *cols, size_t n,
                          paimon_read_builder **out, paimon_error *err) {
   CP_RETURN_IF_ERROR(paimon_read_builder_new(out, u->t, err));
   int rc = paimon_read_builder_set_projection(*out, cols, n, err);
+  /* Copied as stored: inline descriptor columns keep their descriptors. */
+  if (!rc) rc = paimon_read_builder_set_blob_as_descriptor(*out, true, err);
   if (rc) {
     paimon_read_builder_free(*out);
     *out = NULL;
@@ -618,8 +620,8 @@ static int apply_blob_group(paimon_update *u, const cp_update_rows *r, size_t c,
 
 /* The non-BLOB columns of `r` as an update of their own (*sub borrows r's arrays; free
  * fields with free()). */
-static int normal_columns(const cp_update_rows *r, cp_update_rows *sub, cp_type *row,
-                          paimon_error *err) {
+static int normal_columns(const paimon_table *t, const cp_update_rows *r, cp_update_rows *sub,
+                          cp_type *row, paimon_error *err) {
   size_t n = r->row->n_fields, k = 0;
   *sub = *r;
   *row = *r->row;
@@ -631,7 +633,7 @@ static int normal_columns(const cp_update_rows *r, cp_update_rows *sub, cp_type 
   if (!row->fields || !sub->values || !sub->schemas || !sub->views || (r->literal && !sub->literal))
     return CP_ENOMEM(err, "update");
   for (size_t c = 0; c < n; c++) {
-    if (r->row->fields[c].type->kind == CP_TYPE_BLOB) continue;
+    if (cp_blob_in_files(t, &r->row->fields[c])) continue;
     row->fields[k] = r->row->fields[c];
     sub->values[k] = r->values[c];
     sub->schemas[k] = r->schemas[c];
@@ -658,7 +660,7 @@ int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_mes
                     paimon_error *err) {
   size_t n_blob = 0;
   for (size_t c = 0; c < r->row->n_fields; c++)
-    if (r->row->fields[c].type->kind == CP_TYPE_BLOB) n_blob++;
+    if (cp_blob_in_files(u->t, &r->row->fields[c])) n_blob++;
   /* Pass 1: the groups, for the same-column check before anything is written. */
   int64_t *starts = malloc((size_t)(r->n + 1) * sizeof *starts);
   int64_t *firsts = malloc((size_t)(r->n + 1) * sizeof *firsts);
@@ -684,14 +686,14 @@ int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_mes
   memset(&normal, 0, sizeof normal);
   memset(&normal_row, 0, sizeof normal_row);
   bool mixed = n_blob && n_blob < r->row->n_fields;
-  if (!rc && mixed) rc = normal_columns(r, &normal, &normal_row, err);
+  if (!rc && mixed) rc = normal_columns(u->t, r, &normal, &normal_row, err);
   /* BlobDescriptor values checked before anything is written. */
   cp_blob_sources src;
   cp_blob_sources_init(&src, u->t);
   int64_t **lens = calloc(r->row->n_fields + 1, sizeof *lens);
   if (!rc && !lens) rc = CP_ENOMEM(err, "update");
   for (size_t c = 0; !rc && c < r->row->n_fields; c++) {
-    if (r->row->fields[c].type->kind != CP_TYPE_BLOB) continue;
+    if (!cp_blob_in_files(u->t, &r->row->fields[c])) continue;
     if (!(lens[c] = malloc(((size_t)r->views[c].length + 1) * sizeof **lens)))
       rc = CP_ENOMEM(err, "update");
     if (!rc) rc = cp_blob_sources_check(&src, &r->views[c], r->row->fields[c].name, lens[c], err);
@@ -701,7 +703,7 @@ int cp_update_apply(paimon_update *u, const cp_update_rows *r, paimon_commit_mes
     if (n_blob < r->row->n_fields)
       rc = apply_group(u, mixed ? &normal : r, gs[i], starts[i], k1, msgs, err);
     for (size_t c = 0; !rc && n_blob && c < r->row->n_fields; c++)
-      if (r->row->fields[c].type->kind == CP_TYPE_BLOB)
+      if (cp_blob_in_files(u->t, &r->row->fields[c]))
         rc = apply_blob_group(u, r, c, gs[i], starts[i], k1, &src, lens[c], msgs, err);
   }
   for (size_t c = 0; lens && c < r->row->n_fields; c++) free(lens[c]);

@@ -45,7 +45,7 @@ static int new_file(cp_group_writer *w, const char *ext, char name[128], char **
 static int open_blobs(cp_group_writer *w, paimon_error *err) {
   size_t n = w->row->n_fields, nb = 0;
   for (size_t i = 0; i < n; i++)
-    if (w->row->fields[i].type->kind == CP_TYPE_BLOB) nb++;
+    if (cp_blob_in_files(w->t, &w->row->fields[i])) nb++;
   if (!nb) return PAIMON_OK;
   w->blobs = calloc(nb, sizeof *w->blobs);
   w->normal_idx = calloc(n - nb + 1, sizeof *w->normal_idx);
@@ -53,7 +53,7 @@ static int open_blobs(cp_group_writer *w, paimon_error *err) {
   int rc = w->blobs && w->normal_idx && fields ? PAIMON_OK : CP_ENOMEM(err, "update");
   size_t k = 0;
   for (size_t i = 0; !rc && i < n; i++) {
-    if (w->row->fields[i].type->kind == CP_TYPE_BLOB) {
+    if (cp_blob_in_files(w->t, &w->row->fields[i])) {
       cp_group_blob *b = &w->blobs[w->n_blob++];
       b->field = i;
       rc = new_file(w, "blob", b->file_name, &b->path, &b->file, err);
@@ -301,6 +301,8 @@ int cp_group_writer_copy(cp_group_writer *w, const paimon_plan *plan, const size
   memset(&s, 0, sizeof s);
   int rc = paimon_read_builder_new(&rb, w->t, err);
   if (!rc) rc = paimon_read_builder_set_projection(rb, cols, n_cols, err);
+  /* Copied as stored: inline descriptor columns keep their descriptors. */
+  if (!rc) rc = paimon_read_builder_set_blob_as_descriptor(rb, true, err);
   if (!rc) {
     cp_read_builder_ignore_deletion_vectors(rb);
     rc = paimon_plan_read(rb, plan, splits, n, &s, err);

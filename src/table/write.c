@@ -70,9 +70,10 @@ struct paimon_write {
   size_t *normal_idx;
   cp_type *normal_row;
   struct ArrowSchema normal_arrow;
-  int64_t blob_target;     /* blob.target-file-size */
-  cp_blob_sources sources; /* BlobDescriptor values: the objects they name */
-  int64_t *blob_lens;      /* per blob field and row of a batch: a descriptor's length, or -1 */
+  int64_t blob_target;        /* blob.target-file-size */
+  cp_blob_sources sources;    /* BlobDescriptor values: the objects they name */
+  int64_t *blob_lens;         /* per blob field and row of a batch: a descriptor's length, or -1 */
+  bool has_descriptor_fields; /* blob-descriptor-field columns among the written ones */
   char uuid[37];
   partition_writer *writers;
   size_t n_writers;
@@ -127,23 +128,23 @@ static int resolve_partitions(paimon_write *w, paimon_error *err) {
   return PAIMON_OK;
 }
 
-/* The BLOB fields of the write: stored in `.blob` files (descriptor and view fields, stored inline,
- * are not supported yet); the Parquet file holds the other write columns. */
+/* The BLOB fields of the write stored in `.blob` files; the Parquet file holds the other write
+ * columns, inline descriptor fields among them (view fields are not supported yet). */
 static int split_blob_fields(paimon_write *w, paimon_error *err) {
   const cp_type *row = w->write_row;
   size_t n = row->n_fields;
-  for (size_t i = 0; i < n; i++)
-    if (row->fields[i].type->kind == CP_TYPE_BLOB) w->n_blob++;
+  for (size_t i = 0; i < n; i++) {
+    cp_blob_store st = cp_blob_storage(w->table, &row->fields[i]);
+    if (st == CP_BLOB_STORE_VIEW)
+      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                              "table %s: writing BLOB view column %s ('blob-view-field') is not "
+                              "supported yet",
+                              w->table->full_name, row->fields[i].name);
+    if (st == CP_BLOB_STORE_DESCRIPTOR) w->has_descriptor_fields = true;
+    if (st == CP_BLOB_STORE_FILES) w->n_blob++;
+  }
   if (!w->n_blob) return PAIMON_OK;
   const cp_options *o = &w->table->schema->options;
-  static const char *const inline_keys[] = {"blob-descriptor-field",
-                                            "blob.stored-descriptor-fields", "blob-view-field"};
-  for (size_t k = 0; k < 3; k++)
-    if (cp_options_get(o, inline_keys[k]))
-      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                              "table %s: writing BLOB columns stored inline ('%s') is not "
-                              "supported yet",
-                              w->table->full_name, inline_keys[k]);
   if (w->n_blob == n)
     return paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "table %s: a write of BLOB columns only (no other column to align "
@@ -155,7 +156,7 @@ static int split_blob_fields(paimon_write *w, paimon_error *err) {
   int rc = w->blob_idx && w->normal_idx && fields ? PAIMON_OK : CP_ENOMEM(err, "write");
   size_t nb = 0, nn = 0;
   for (size_t i = 0; !rc && i < n; i++) {
-    if (row->fields[i].type->kind == CP_TYPE_BLOB) {
+    if (cp_blob_in_files(w->table, &row->fields[i])) {
       w->blob_idx[nb++] = i;
       continue;
     }
@@ -555,8 +556,37 @@ static int write_with_blobs(paimon_write *w, partition_writer *pw, const struct 
   return rc;
 }
 
+/* Values of blob-descriptor-field columns must be serialized BlobDescriptors (as pypaimon and
+ * Java require): they are stored as they are and read back through the object they name. */
+static int check_descriptor_fields(paimon_write *w, const struct ArrowArray *rows,
+                                   paimon_error *err) {
+  cp_array_view v;
+  memset(&v, 0, sizeof v);
+  int rc = cp_array_view_init(&v, &w->write_arrow, rows, err);
+  for (size_t i = 0; !rc && i < w->write_row->n_fields; i++) {
+    const cp_field *f = &w->write_row->fields[i];
+    if (cp_blob_storage(w->table, f) != CP_BLOB_STORE_DESCRIPTOR) continue;
+    const cp_array_view *col = &v.children[i];
+    for (int64_t r = 0; !rc && r < col->length; r++) {
+      if (cp_view_is_null(col, r)) continue;
+      int64_t n = 0;
+      const uint8_t *b = cp_view_get_bytes(col, r, &n);
+      cp_blob_descriptor d;
+      paimon_error why;
+      if (cp_blob_descriptor_parse(b, (size_t)n, &d, &why) != 0)
+        rc = paimon_error_set(err, PAIMON_EINVAL,
+                              "blob-descriptor-field requires blob field value to be a serialized "
+                              "BlobDescriptor. (column %s, row %" PRId64 ": %s)",
+                              f->name, r, why.message);
+    }
+  }
+  cp_array_view_reset(&v);
+  return rc;
+}
+
 static int write_rows(paimon_write *w, partition_writer *pw, const struct ArrowArray *rows,
                       paimon_error *err) {
+  if (w->has_descriptor_fields) CP_RETURN_IF_ERROR(check_descriptor_fields(w, rows, err));
   if (!pw->pq) CP_RETURN_IF_ERROR(open_file(w, pw, err));
   if (w->n_blob && !pw->blobs) {
     pw->blobs = calloc(w->n_blob, sizeof *pw->blobs);

@@ -4,7 +4,8 @@ names a range of another object, whose bytes cpaimon copies into the `.blob` fil
 any other value is the content itself. pypaimon 2.1 writing the same values stores the same
 content, and pypaimon and Java read what cpaimon wrote identically. Descriptors are checked before
 a batch is written: a bad one is refused naming the column, the row and the object, and leaves
-the table and the writer as they were."""
+the table and the writer as they were. 'blob-descriptor-field' columns keep the descriptors in
+Parquet and read back the content they name, as pypaimon and Java do."""
 import hashlib
 import os
 import struct
@@ -164,3 +165,63 @@ def test_descriptors_naming_objects_on_s3(tmp_path, s3):
     write(cat.get_table("db.t"), [0], [desc(uri, 0, 4)])
     rb = s3.cpaimon().get_table("db.t").new_read_builder().with_projection(["pic"])
     assert rb.new_read().to_arrow(rb.new_scan().plan().splits())["pic"].to_pylist() == [b"meow"]
+
+
+def create_descriptor_table(lib, wh):
+    cat = lib.CatalogFactory.create({"warehouse": str(wh)})
+    cat.create_database("db", True)
+    cat.create_table("db.t", lib.Schema.from_pyarrow_schema(
+        pa.schema([("id", pa.int32()), ("v", pa.string()), ("pic", pa.large_binary())]),
+        options={"row-tracking.enabled": "true", "data-evolution.enabled": "true",
+                 "blob-descriptor-field": "pic"}), False)
+    return cat.get_table("db.t")
+
+
+def read_pics(lib, wh, **options):
+    t = lib.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t")
+    if options:
+        t = t.copy(options)
+    rb = t.new_read_builder().with_projection(["id", "pic"])
+    return rb.new_read().to_arrow(rb.new_scan().plan().splits()).sort_by("id")["pic"].to_pylist()
+
+
+def test_descriptor_field_stores_references(tmp_path, sources, java):  # noqa: F811
+    """'blob-descriptor-field': the column holds the descriptors themselves in the Parquet file (no
+    `.blob` file, nothing copied); reads return the content they name, or the descriptors with
+    blob-as-descriptor — cpaimon, pypaimon and Java alike, whichever wrote the table. A value that is not
+    a descriptor is refused with pypaimon's message; an update by row id and a compaction keep the
+    column in Parquet."""
+    a, b = sources
+    values = [desc(str(a), 100, 50), None, desc(f"file://{b}")]
+    content = [a.read_bytes()[100:150], None, b.read_bytes()]
+    for writer in (cpaimon, pypaimon):
+        wh = tmp_path / writer.__name__
+        write(create_descriptor_table(writer, wh), [0, 1, 2], values)
+        assert files(wh, ".blob") == []
+        for lib in (cpaimon, pypaimon):
+            assert read_pics(lib, wh) == content, (writer, lib)
+            assert read_pics(lib, wh, **{"blob-as-descriptor": "true"}) == values, (writer, lib)
+        assert [r[2] for r in java_read(java, wh)] == content  # Java 1.4.2 resolves them too
+
+    wh = tmp_path / "cpaimon"
+    t = cpaimon.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t")
+    w = t.new_batch_write_builder().new_write()
+    with pytest.raises(ValueError, match=r"blob-descriptor-field requires blob field value to be "
+                                         r"a serialized BlobDescriptor\. \(column pic, row 0: "):
+        w.write_arrow(pa.table({"id": pa.array([9], pa.int32()), "v": ["x"],
+                                "pic": pa.array([b"raw bytes"], pa.large_binary())}))
+    w.close()
+    wb = t.new_batch_write_builder()
+    wb.new_commit().commit(wb.new_update().with_update_type(["pic"]).update_by_arrow_with_row_id(
+        pa.table({"_ROW_ID": pa.array([1], pa.int64()),
+                  "pic": pa.array([desc(str(b), 0, 3)], pa.large_binary())})))
+    assert files(wh, ".blob") == []
+    content[1] = bytes(range(3))
+    assert read_pics(cpaimon, wh) == content == read_pics(pypaimon, wh)
+    cpaimon.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t").compact(
+        options={"compaction.min.file-num": "2"})
+    assert read_pics(cpaimon, wh) == content == read_pics(pypaimon, wh)
+    # A descriptor whose object went away: the read fails naming column and object.
+    b.unlink()
+    with pytest.raises(OSError, match=r"table db\.t: column pic, row 2: .*b\.bin"):
+        read_pics(cpaimon, wh)
