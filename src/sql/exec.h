@@ -162,6 +162,10 @@ int cp_sql_distinct_rows(const cp_rel *r, size_t n_cols, int64_t **idx, int64_t 
  * Cannot safely cast 'age': STRING to INT" otherwise. */
 int cp_sql_assign_check(const cp_type *from, const cp_type *to, const char *table,
                         const char *column, cp_sql_pos pos, paimon_error *err);
+/* Binds the value of an assignment to a column of type `to`: a bare NULL becomes a NULL of `to`
+ * (Spark's NullType meets any column type), anything else is bound as it is. */
+int cp_sql_bind_assigned(const cp_sql_scope *scope, const cp_sql_expr *value, const cp_type *to,
+                         cp_expr **out, paimon_error *err);
 /* Converts a column of values of type `from` (array/schema) to type `to`, failing (EINVAL) on a
  * value that does not fit: "Fail to assign a value of BIGINT type to the INT type column 'a' due
  * to an overflow" (Spark's CAST_OVERFLOW_IN_TABLE_INSERT). */

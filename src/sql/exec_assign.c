@@ -171,6 +171,19 @@ static int cast_values(const cp_type *from, const struct ArrowSchema *schema,
   return rc;
 }
 
+int cp_sql_bind_assigned(const cp_sql_scope *scope, const cp_sql_expr *value, const cp_type *to,
+                         cp_expr **out, paimon_error *err) {
+  if (!(value->kind == CP_SQL_E_LITERAL && value->lit.kind == CP_SQL_LIT_NULL) ||
+      cp_type_is_nested(to) || to->kind == CP_TYPE_VARIANT)
+    return cp_sql_bind(scope, value, out, err);
+  cp_expr *lit = NULL;
+  cp_datum null = cp_datum_null();
+  CP_RETURN_IF_ERROR(cp_expr_literal(&lit, to, &null, err));
+  int rc = cp_expr_bind(lit, scope->row, false, out, err);
+  cp_expr_free(lit);
+  return rc;
+}
+
 int cp_sql_assign_array(const cp_type *from, const struct ArrowSchema *schema,
                         const struct ArrowArray *array, const cp_type *to, const char *column,
                         struct ArrowSchema *out_schema, struct ArrowArray *out, paimon_error *err) {

@@ -87,8 +87,8 @@ static int bind_set(const cp_sql_table *t, const cp_sql_update *u, const cp_sql_
         return cp_sql_error_at(err, PAIMON_EINVAL, a->target.pos,
                                "The column %s appears more than once as an assignment target",
                                t->row->fields[cols[i]].name);
-    CP_RETURN_IF_ERROR(cp_sql_bind(scope, a->value, &values[i], err));
     const cp_field *f = &t->row->fields[cols[i]];
+    CP_RETURN_IF_ERROR(cp_sql_bind_assigned(scope, a->value, f->type, &values[i], err));
     if (!(a->value->kind == CP_SQL_E_LITERAL && a->value->lit.kind == CP_SQL_LIT_NULL))
       CP_RETURN_IF_ERROR(
           cp_sql_assign_check(values[i]->type, f->type, t->ident, f->name, a->value->pos, err));

@@ -105,8 +105,8 @@ static int column_ref(const cp_sql_scope *s, size_t col, cp_expr **out, paimon_e
 /* Binds value `e` for table column `col` in scope `s`, checking store assignment. */
 static int bind_value(merge_ctx *mc, const cp_sql_scope *s, const cp_sql_expr *e, size_t col,
                       cp_expr **out, paimon_error *err) {
-  CP_RETURN_IF_ERROR(cp_sql_bind(s, e, out, err));
   const cp_field *f = &mc->t.row->fields[col];
+  CP_RETURN_IF_ERROR(cp_sql_bind_assigned(s, e, f->type, out, err));
   if (e->kind == CP_SQL_E_LITERAL && e->lit.kind == CP_SQL_LIT_NULL) return PAIMON_OK;
   return cp_sql_assign_check((*out)->type, f->type, mc->t.ident, f->name, e->pos, err);
 }
