@@ -311,6 +311,12 @@ static int open_blob_col(read_state *s, const cp_split *sp, size_t col, paimon_e
       rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "reading column %s from vector-store file %s is not supported yet",
                             s->cols[col].field.name, f->file_name);
+    if (!rc && name && s->cols[col].field.type->kind != CP_TYPE_BLOB)
+      rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "reading column %s (%s) from blob file %s is not supported yet: "
+                            "cpaimon reads top-level BLOB columns",
+                            s->cols[col].field.name,
+                            cp_type_kind_name(s->cols[col].field.type->kind), f->file_name);
     if (!rc && name && !f->has_first_row_id)
       rc = paimon_error_set(err, PAIMON_ECORRUPT, "blob file %s has no first row id", f->file_name);
     if (!rc && name) mine[n++] = &sp->files[k];
