@@ -311,10 +311,11 @@ static int open_blob_col(read_state *s, const cp_split *sp, size_t col, paimon_e
       rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "reading column %s from vector-store file %s is not supported yet",
                             s->cols[col].field.name, f->file_name);
-    if (!rc && name && s->cols[col].field.type->kind != CP_TYPE_BLOB)
+    if (!rc && name && s->cols[col].field.type->kind != CP_TYPE_BLOB &&
+        !cp_type_is_blob_array(s->cols[col].field.type))
       rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
                             "reading column %s (%s) from blob file %s is not supported yet: "
-                            "cpaimon reads top-level BLOB columns",
+                            "cpaimon reads BLOB and ARRAY<BLOB> columns",
                             s->cols[col].field.name,
                             cp_type_kind_name(s->cols[col].field.type->kind), f->file_name);
     if (!rc && name && !f->has_first_row_id)
@@ -333,6 +334,11 @@ static int open_blob_col(read_state *s, const cp_split *sp, size_t col, paimon_e
     else
       rc = cp_options_bool(&s->t->schema->options, "blob-as-descriptor", false, &b->descriptors,
                            err);
+    if (!rc && b->descriptors && cp_type_is_blob_array(s->cols[col].field.type))
+      rc = paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "blob-as-descriptor reads of ARRAY<BLOB> column %s are not supported "
+                            "yet",
+                            s->cols[col].field.name);
     b->files = calloc(n, sizeof *b->files);
     b->first = calloc(n, sizeof *b->first);
     if (!rc && (!b->files || !b->first)) rc = CP_ENOMEM(err, "read");
@@ -670,6 +676,89 @@ static int null_column(const struct ArrowSchema *type, int64_t n, struct ArrowAr
   return rc;
 }
 
+/* An ARRAY<BLOB> column from its payloads (`bin`, one large_binary value per row): a list array
+ * (int32 offsets) of large_binary elements, as the column's Arrow type. */
+static int blob_array_column(const struct ArrowSchema *type, struct ArrowArray *bin,
+                             const char *column, struct ArrowArray *out, paimon_error *err) {
+  if (strcmp(type->format, "+l") != 0 || type->n_children != 1)
+    return paimon_error_set(err, PAIMON_ESTATE, "column %s: unexpected Arrow type %s", column,
+                            type->format);
+  cp_array_view v;
+  memset(&v, 0, sizeof v);
+  struct ArrowSchema bs;
+  memset(&bs, 0, sizeof bs);
+  int rc = cp_schema_init(&bs, "Z", column, 0, 0, err);
+  if (!rc) rc = cp_array_view_init(&v, &bs, bin, err);
+  int64_t n = v.length, total = 0, bytes = 0;
+  int64_t **lens = rc ? NULL : calloc((size_t)n + 1, sizeof *lens);
+  int64_t *counts = rc ? NULL : calloc((size_t)n + 1, sizeof *counts);
+  if (!rc && (!lens || !counts)) rc = CP_ENOMEM(err, "read");
+  for (int64_t r = 0; !rc && r < n; r++) {
+    if (cp_view_is_null(&v, r)) continue;
+    int64_t len = 0;
+    const uint8_t *p = cp_view_get_bytes(&v, r, &len);
+    rc = cp_blob_array_payload_parse(p, (size_t)len, &lens[r], &counts[r], err);
+    if (rc) {
+      paimon_error_prefix(err, "column %s", column);
+      break;
+    }
+    total += counts[r];
+    bytes += len;
+  }
+  if (!rc && total > INT32_MAX)
+    rc = paimon_error_set(err, PAIMON_EUNSUPPORTED, "column %s: more than 2^31 elements in a batch",
+                          column);
+  int32_t *loff = NULL;
+  uint8_t *lvalid = NULL, *evalid = NULL, *data = NULL;
+  int64_t *eoff = NULL;
+  if (!rc) rc = cp_array_init(out, 2, 1, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&lvalid, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 4, (void **)&loff, err);
+  if (!rc) rc = cp_array_init(out->children[0], 3, 0, err);
+  struct ArrowArray *e = rc ? NULL : out->children[0];
+  if (!rc) rc = cp_array_alloc_buffer(e, 0, (total + 7) / 8, (void **)&evalid, err);
+  if (!rc) rc = cp_array_alloc_buffer(e, 1, (total + 1) * 8, (void **)&eoff, err);
+  if (!rc) rc = cp_array_alloc_buffer(e, 2, bytes, (void **)&data, err);
+  int64_t k = 0, pos = 0, nulls = 0, enulls = 0;
+  for (int64_t r = 0; !rc && r < n; r++) {
+    loff[r] = (int32_t)k;
+    if (cp_view_is_null(&v, r)) {
+      nulls++;
+      continue;
+    }
+    cp_bit_set(lvalid, r);
+    int64_t len = 0;
+    const uint8_t *p = cp_view_get_bytes(&v, r, &len) + CP_BLOB_ARRAY_HEADER;
+    for (int64_t i = 0; i < counts[r]; i++, k++) {
+      eoff[k] = pos;
+      if (lens[r][i] < 0) {
+        enulls++;
+        continue;
+      }
+      cp_bit_set(evalid, k);
+      memcpy(data + pos, p, (size_t)lens[r][i]);
+      p += lens[r][i];
+      pos += lens[r][i];
+    }
+  }
+  if (!rc) {
+    loff[n] = (int32_t)k;
+    eoff[k] = pos;
+    e->length = k;
+    e->null_count = enulls;
+    out->length = n;
+    out->null_count = nulls;
+  } else if (out->release) {
+    out->release(out);
+  }
+  for (int64_t r = 0; lens && r < n; r++) free(lens[r]);
+  free(lens);
+  free(counts);
+  cp_array_view_reset(&v);
+  if (bs.release) bs.release(&bs);
+  return rc;
+}
+
 /* Replaces the placeholder BLOB columns of `out` (n rows at the split's current position) with
  * their values. Rows the split's DV deletes, and rows a filter that reads no BLOB column rejects,
  * are left NULL and their payloads never read: a sample by _ROW_ID touches only its objects. */
@@ -707,6 +796,13 @@ static int fill_blobs(read_state *s, struct ArrowArray *out, int64_t n, paimon_e
     memset(&col, 0, sizeof col);
     rc = blob_column(&s->blobs[s->sources[i].part], s->first_row_id + s->position, n, wanted, &col,
                      err);
+    if (!rc && cp_type_is_blob_array(s->cols[i].field.type)) {
+      struct ArrowArray list;
+      memset(&list, 0, sizeof list);
+      rc = blob_array_column(s->schema.children[i], &col, s->cols[i].field.name, &list, err);
+      col.release(&col);
+      if (!rc) cp_array_move(&list, &col);
+    }
     if (!rc) {
       out->children[i]->release(out->children[i]);
       cp_array_move(&col, out->children[i]);

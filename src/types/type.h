@@ -176,6 +176,12 @@ bool cp_field_equals(const cp_field *a, const cp_field *b, unsigned flags);
 /* Static upper-case name of a kind, as in Java's DataTypeRoot-ish SQL keyword ("TIMESTAMP_LTZ"). */
 const char *cp_type_kind_name(cp_type_kind kind);
 
+/* ARRAY<BLOB>: stored in `.blob` files like a top-level BLOB (spec/maintenance-and-blob.md §5.1).
+ */
+static inline bool cp_type_is_blob_array(const cp_type *t) {
+  return t->kind == CP_TYPE_ARRAY && t->element && t->element->kind == CP_TYPE_BLOB;
+}
+
 /* TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL (Java DataTypeFamily.NUMERIC). */
 bool cp_type_is_numeric(const cp_type *t);
 /* TINYINT, SMALLINT, INT, BIGINT. */

@@ -12,6 +12,7 @@ import pypaimon
 import pytest
 
 import cpaimon
+from test_java_interop import java  # noqa: F401  (Java Paimon 1.4.2, the session fixture)
 
 COLS = ["id", "v", "pic", "_ROW_ID", "_SEQUENCE_NUMBER"]
 
@@ -223,11 +224,16 @@ def test_streamed_batches_are_bounded_by_blob_bytes(tmp_path):
             assert batches > 5, batches
 
 
-def test_array_and_map_of_blob_refused_clearly(tmp_path):
-    """pypaimon 2.1 writes ARRAY<BLOB> and MAP<K, BLOB> columns into `.blob` files with their own
-    payload encodings, which cpaimon does not decode yet: reading such a column is refused naming
-    it and its file (it used to hand out a malformed Arrow array), the other columns read, and a
-    cpaimon write of such a column is refused before anything is written."""
+JAVA_1_4_2_NO_BLOB_ARRAYS = "Read type of a blob format does not contain any blob field"
+
+
+def test_array_of_blob_read_map_of_blob_refused(tmp_path, java):  # noqa: F811
+    """pypaimon 2.1 writes ARRAY<BLOB> and MAP<K, BLOB> columns into `.blob` files, one payload
+    per row in encodings of their own. cpaimon reads ARRAY<BLOB> exactly as pypaimon does (NULL
+    and empty arrays, NULL elements, several commits); MAP<K, BLOB> is refused naming the column
+    and its file (cpaimon used to hand out a malformed Arrow array) while the other columns read;
+    and a cpaimon write of either is refused before anything is written. JAVA_1_4_2_NO_BLOB_ARRAYS:
+    Java 1.4.2 reads no table with such a column, so pypaimon is the oracle here."""
     wh = tmp_path / "wh"
     schema = pa.schema([("id", pa.int32()), ("pics", pa.list_(pa.large_binary())),
                         ("m", pa.map_(pa.string(), pa.large_binary()))])
@@ -235,27 +241,39 @@ def test_array_and_map_of_blob_refused_clearly(tmp_path):
     cat.create_database("db", False)
     cat.create_table("db.t", pypaimon.Schema.from_pyarrow_schema(schema, options={
         "row-tracking.enabled": "true", "data-evolution.enabled": "true"}), False)
-    data = pa.table({"id": pa.array([1, 2], pa.int32()),
-                     "pics": pa.array([[b"a", None], None], pa.list_(pa.large_binary())),
-                     "m": pa.array([[("k", b"v")], None], pa.map_(pa.string(), pa.large_binary()))})
-    t = cat.get_table("db.t")
-    wb = t.new_batch_write_builder()
-    w = wb.new_write()
-    w.write_arrow(data)
-    wb.new_commit().commit(w.prepare_commit())
-    ct = cpaimon.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t")
-    for col, kind in (("pics", "ARRAY"), ("m", "MAP")):
-        rb = ct.new_read_builder().with_projection(["id", col])
-        with pytest.raises(Exception, match=rf"reading column {col} \({kind}\) from blob file "
-                                            r"data-.*\.blob is not supported yet"):
-            rb.new_read().to_arrow(rb.new_scan().plan().splits())
-    rb = ct.new_read_builder().with_projection(["id"])
-    assert rb.new_read().to_arrow(rb.new_scan().plan().splits())["id"].to_pylist() == [1, 2]
-    before = sorted(p.name for p in wh.rglob("*") if p.is_file())
-    wb = ct.new_batch_write_builder()
-    w = wb.new_write()
-    with pytest.raises(NotImplementedError, match=r"writing column pics \(ARRAY of BLOB\) is not "
-                                                  r"supported yet"):
+    big = os.urandom(200_000)
+    batches = [
+        pa.table({"id": pa.array([1, 2, 3], pa.int32()),
+                  "pics": pa.array([[b"a", None, b""], None, []], pa.list_(pa.large_binary())),
+                  "m": pa.array([[("k", b"v")], None, []], pa.map_(pa.string(), pa.large_binary()))}),
+        pa.table({"id": pa.array([4, 5], pa.int32()),
+                  "pics": pa.array([[big, b"x" * 300], [None]], pa.list_(pa.large_binary())),
+                  "m": pa.array([None, None], pa.map_(pa.string(), pa.large_binary()))})]
+    for data in batches:
+        t = cat.get_table("db.t")
+        wb = t.new_batch_write_builder()
+        w = wb.new_write()
         w.write_arrow(data)
-    w.close()
+        wb.new_commit().commit(w.prepare_commit())
+    cols = ["id", "pics", "_ROW_ID"]
+    ours = read(cpaimon, wh, cols=cols)
+    assert ours == read(pypaimon, wh, cols=cols)
+    assert [r[1] for r in ours] == [[b"a", None, b""], None, [], [big, b"x" * 300], [None]]
+    with pytest.raises(Exception, match=JAVA_1_4_2_NO_BLOB_ARRAYS):
+        java.read(wh, "db.t", row_tracking=True)
+    ct = cpaimon.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t")
+    rb = ct.new_read_builder().with_projection(["id", "m"])
+    with pytest.raises(Exception, match=r"reading column m \(MAP\) from blob file "
+                                        r"data-.*\.blob is not supported yet"):
+        rb.new_read().to_arrow(rb.new_scan().plan().splits())
+    with pytest.raises(Exception, match=r"blob-as-descriptor reads of ARRAY<BLOB> column pics"):
+        read(cpaimon, wh, cols=cols, **{"blob-as-descriptor": "true"})
+    before = sorted(p.name for p in wh.rglob("*") if p.is_file())
+    for col, kind in (("pics", "ARRAY"), ("m", "MAP")):
+        wb = ct.new_batch_write_builder()
+        w = wb.new_write().with_write_type(["id", col])
+        with pytest.raises(NotImplementedError, match=rf"writing column {col} \({kind} of BLOB\) "
+                                                      r"is not supported yet"):
+            w.write_arrow(batches[0].select(["id", col]))
+        w.close()
     assert sorted(p.name for p in wh.rglob("*") if p.is_file()) == before

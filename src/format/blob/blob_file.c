@@ -375,3 +375,54 @@ void cp_blob_descriptor_write(uint8_t *dst, const char *uri, size_t uri_len, int
   le(dst + 13 + uri_len, (uint64_t)offset, 8);
   le(dst + 21 + uri_len, (uint64_t)length, 8);
 }
+
+/* ------------------------------------ ARRAY<BLOB> payloads ------------------------------------ */
+
+static int bad_array(paimon_error *err, const char *what) {
+  return paimon_error_set(err, PAIMON_ECORRUPT, "Invalid ARRAY<BLOB> payload: %s", what);
+}
+
+int cp_blob_array_payload_parse(const uint8_t *p, size_t len, int64_t **lens, int64_t *count,
+                                paimon_error *err) {
+  *lens = NULL;
+  *count = 0;
+  if (len < CP_BLOB_ARRAY_HEADER + 4) return bad_array(err, "too short");
+  if (rd_le(p, 4) != CP_BLOB_ARRAY_MAGIC) return bad_array(err, "wrong magic number");
+  if (p[4] != 1) return bad_array(err, "unsupported version");
+  uint64_t n = rd_le(p + 5, 4), index_len = rd_le(p + len - 4, 4);
+  if (n > 0x7fffffff) return bad_array(err, "element count out of range");
+  if (index_len > len - CP_BLOB_ARRAY_HEADER - 4)
+    return bad_array(err, "index length out of range");
+  if (n > index_len) return bad_array(err, "element count exceeds the index length");
+  const uint8_t *q = p + len - 4 - index_len, *end = p + len - 4;
+  uint64_t data = (uint64_t)(q - p) - CP_BLOB_ARRAY_HEADER, sum = 0;
+  int64_t *out = malloc((size_t)(n + 1) * sizeof *out);
+  if (!out) return CP_ENOMEM(err, "ARRAY<BLOB> payload");
+  int64_t prev = 0;
+  uint64_t k = 0;
+  int rc = PAIMON_OK;
+  for (; q < end && !rc; k++) {
+    uint64_t raw;
+    if (k >= n || !read_varint(&q, end, &raw)) {
+      rc = bad_array(err, k >= n ? "more index entries than elements" : "bad varint in the index");
+      break;
+    }
+    int64_t v = k ? prev + zigzag_decode(raw) : zigzag_decode(raw);
+    prev = v;
+    if (v < -1 || (v >= 0 && (uint64_t)v > data - sum)) {
+      rc = bad_array(err, "element lengths exceed the element bytes");
+      break;
+    }
+    if (v >= 0) sum += (uint64_t)v;
+    out[k] = v;
+  }
+  if (!rc && k != n) rc = bad_array(err, "element count does not match the index");
+  if (!rc && sum != data) rc = bad_array(err, "element lengths do not match the element bytes");
+  if (rc) {
+    free(out);
+    return rc;
+  }
+  *lens = out;
+  *count = (int64_t)n;
+  return PAIMON_OK;
+}

@@ -77,6 +77,20 @@ uint64_t cp_blob_writer_position(const cp_blob_writer *w);
 int cp_blob_writer_finish(cp_blob_writer *w, uint64_t *size, paimon_error *err);
 void cp_blob_writer_free(cp_blob_writer *w);
 
+/* ---- ARRAY<BLOB> payloads (spec §5.3; Java ArrayBlobElementSerializer) ----
+ *
+ *   magic u32 (1094861634, bytes 42 43 42 41) | version u8 (1) | element_count i32 |
+ *   element bytes back to back | index (delta-varint element lengths, -1 NULL) | index_len i32
+ *
+ * Parses one payload: *lens (malloc'd, *count entries; the caller frees it) the element lengths,
+ * -1 for a NULL element; element bytes start at offset CP_BLOB_ARRAY_HEADER. ECORRUPT "Invalid
+ * ARRAY<BLOB> payload: ..." for a wrong magic or version, index lengths out of range, bad
+ * varints, a count that does not match, lengths that do not add up to the element bytes. */
+#define CP_BLOB_ARRAY_MAGIC 1094861634u
+#define CP_BLOB_ARRAY_HEADER 9
+int cp_blob_array_payload_parse(const uint8_t *p, size_t len, int64_t **lens, int64_t *count,
+                                paimon_error *err);
+
 /* ---- BlobDescriptor (spec/maintenance-and-blob.md §5.4; Java BlobDescriptor) ----
  *
  *   v2 = version u8 (2) | magic u64 (0x424C4F4244455343, "BLOBDESC") | uri_len i32 | uri |

@@ -346,6 +346,37 @@ static void test_descriptor(void) {
   CHECK_CONTAINS(err.message, "length -2");
 }
 
+/* ARRAY<BLOB> payloads: ["a", NULL, ""] parsed; every truncation and defect refused. */
+static void test_array_payload(void) {
+  paimon_error err;
+  static const uint8_t P[] = {0x42, 0x43, 0x42, 0x41, 1, 3, 0, 0, 0, 'a', 2, 3, 2, 3, 0, 0, 0};
+  int64_t *lens = NULL, n = 0;
+  CHECK_OK(cp_blob_array_payload_parse(P, sizeof P, &lens, &n, &err), &err);
+  CHECK_INT(n, 3);
+  if (lens) {
+    CHECK_INT(lens[0], 1);
+    CHECK_INT(lens[1], -1);
+    CHECK_INT(lens[2], 0);
+  }
+  free(lens);
+  int bad = 0;
+  for (size_t k = 0; k < sizeof P; k++)
+    bad += cp_blob_array_payload_parse(P, k, &lens, &n, &err) != PAIMON_ECORRUPT;
+  CHECK_INT(bad, 0);
+  uint8_t q[sizeof P];
+  memcpy(q, P, sizeof q);
+  q[0] ^= 1;
+  CHECK_ERR(cp_blob_array_payload_parse(q, sizeof q, &lens, &n, &err), PAIMON_ECORRUPT);
+  CHECK_CONTAINS(err.message, "Invalid ARRAY<BLOB> payload: wrong magic number");
+  memcpy(q, P, sizeof q);
+  q[5] = 2; /* two elements, three lengths */
+  CHECK_ERR(cp_blob_array_payload_parse(q, sizeof q, &lens, &n, &err), PAIMON_ECORRUPT);
+  memcpy(q, P, sizeof q);
+  q[10] = 4; /* first length 2: more than the one element byte */
+  CHECK_ERR(cp_blob_array_payload_parse(q, sizeof q, &lens, &n, &err), PAIMON_ECORRUPT);
+  CHECK_CONTAINS(err.message, "exceed");
+}
+
 int main(void) {
   RUN(test_worked_example);
   RUN(test_nulls_placeholders_and_empty);
@@ -354,5 +385,6 @@ int main(void) {
   RUN(test_writer);
   RUN(test_streamed_record);
   RUN(test_descriptor);
+  RUN(test_array_payload);
   TEST_MAIN_END();
 }
