@@ -528,3 +528,27 @@ int cp_array_slice_inplace(struct ArrowArray *a, int64_t offset, int64_t length,
   }
   return PAIMON_OK;
 }
+
+int cp_array_pick_children(const cp_array_view *v, const size_t *idx, size_t n, int64_t length,
+                           struct ArrowArray *out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_array_init(out, 1, (int64_t)n, err));
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = cp_array_share((struct ArrowArray *)v->children[idx[i]].array, out->children[i], err);
+  if (rc) {
+    out->release(out);
+    return rc;
+  }
+  out->length = length;
+  return PAIMON_OK;
+}
+
+int cp_array_init_large_binary(struct ArrowArray *out, int64_t n, int64_t bytes, uint8_t **valid,
+                               int64_t **offsets, uint8_t **data, paimon_error *err) {
+  int rc = cp_array_init(out, 3, 0, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)valid, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)offsets, err);
+  if (!rc) rc = cp_array_alloc_buffer(out, 2, bytes, (void **)data, err);
+  if (rc && out->release) out->release(out);
+  return rc;
+}

@@ -167,6 +167,17 @@ static inline void cp_array_release(struct ArrowArray *a) {
  * handle to make more. Nothing is copied but the struct trees. */
 int cp_array_share(struct ArrowArray *a, struct ArrowArray *out, paimon_error *err);
 
+/* A struct array of `length` rows sharing the arrays of children idx[0..n) of struct view `v`. */
+struct cp_array_view;
+int cp_array_pick_children(const struct cp_array_view *v, const size_t *idx, size_t n,
+                           int64_t length, struct ArrowArray *out, paimon_error *err);
+
+/* Initialises `out` as a large_binary array of `n` rows and `bytes` value bytes: its validity
+ * bitmap (cleared), int64 offsets and data buffers allocated; the caller fills them and sets
+ * offsets[n], length and null_count. On failure out->release is NULL or out is released. */
+int cp_array_init_large_binary(struct ArrowArray *out, int64_t n, int64_t bytes, uint8_t **valid,
+                               int64_t **offsets, uint8_t **data, paimon_error *err);
+
 /* Narrows an array in place to rows [offset, offset + length) of what it shows now (both relative
  * to its current logical start) by adjusting `offset`/`length` and recomputing null_count from
  * the validity bitmap. Zero-copy; children are untouched (they are addressed via the parent

@@ -244,10 +244,7 @@ int cp_blob_sources_resolve(cp_blob_sources *s, const cp_array_view *col, const 
   }
   int64_t *offsets = NULL;
   uint8_t *valid = NULL, *data = NULL;
-  if (!rc) rc = cp_array_init(out, 3, 0, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)&offsets, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 2, total, (void **)&data, err);
+  if (!rc) rc = cp_array_init_large_binary(out, n, total, &valid, &offsets, &data, err);
   /* Pass 2: the bytes. */
   int64_t pos = 0;
   for (int64_t r = 0; !rc && r < n; r++) {

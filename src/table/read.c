@@ -430,10 +430,7 @@ static int descriptor_column(const blob_col *b, const pick *picks, int64_t n, in
       total += (int64_t)cp_blob_descriptor_size(strlen(cp_blob_file_path(b->files[picks[r].file])));
   int64_t *offsets = NULL;
   uint8_t *valid = NULL, *data = NULL;
-  int rc = cp_array_init(out, 3, 0, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&valid, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 8, (void **)&offsets, err);
-  if (!rc) rc = cp_array_alloc_buffer(out, 2, total, (void **)&data, err);
+  int rc = cp_array_init_large_binary(out, n, total, &valid, &offsets, &data, err);
   int64_t pos = 0;
   for (int64_t r = 0; !rc && r < n; r++) {
     offsets[r] = pos;
@@ -714,11 +711,8 @@ static int blob_array_column(const struct ArrowSchema *type, struct ArrowArray *
   if (!rc) rc = cp_array_init(out, 2, 1, err);
   if (!rc) rc = cp_array_alloc_buffer(out, 0, (n + 7) / 8, (void **)&lvalid, err);
   if (!rc) rc = cp_array_alloc_buffer(out, 1, (n + 1) * 4, (void **)&loff, err);
-  if (!rc) rc = cp_array_init(out->children[0], 3, 0, err);
   struct ArrowArray *e = rc ? NULL : out->children[0];
-  if (!rc) rc = cp_array_alloc_buffer(e, 0, (total + 7) / 8, (void **)&evalid, err);
-  if (!rc) rc = cp_array_alloc_buffer(e, 1, (total + 1) * 8, (void **)&eoff, err);
-  if (!rc) rc = cp_array_alloc_buffer(e, 2, bytes, (void **)&data, err);
+  if (!rc) rc = cp_array_init_large_binary(e, total, bytes, &evalid, &eoff, &data, err);
   int64_t k = 0, pos = 0, nulls = 0, enulls = 0;
   for (int64_t r = 0; !rc && r < n; r++) {
     loff[r] = (int32_t)k;

@@ -127,11 +127,7 @@ static int write_split(cp_group_writer *w, const struct ArrowArray *batch, paimo
   int rc = cp_array_view_init(&v, &w->arrow, batch, err);
   size_t nn = w->row->n_fields - w->n_blob;
   if (!rc && w->pq) {
-    rc = cp_array_init(&normal, 1, (int64_t)nn, err);
-    for (size_t i = 0; !rc && i < nn; i++)
-      rc = cp_array_share((struct ArrowArray *)v.children[w->normal_idx[i]].array,
-                          normal.children[i], err);
-    if (!rc) normal.length = batch->length;
+    rc = cp_array_pick_children(&v, w->normal_idx, nn, batch->length, &normal, err);
     if (!rc) rc = cp_pq_writer_write(w->pq, &w->normal_arrow, &normal, err);
   }
   for (size_t f = 0; !rc && f < w->n_blob; f++)

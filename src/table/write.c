@@ -534,11 +534,7 @@ static int write_with_blobs(paimon_write *w, partition_writer *pw, const struct 
   memset(&normal, 0, sizeof normal);
   int rc = cp_array_view_init(&v, &w->write_arrow, rows, err);
   size_t nn = w->write_row->n_fields - w->n_blob;
-  if (!rc) rc = cp_array_init(&normal, 1, (int64_t)nn, err);
-  for (size_t i = 0; !rc && i < nn; i++)
-    rc = cp_array_share((struct ArrowArray *)v.children[w->normal_idx[i]].array, normal.children[i],
-                        err);
-  if (!rc) normal.length = rows->length;
+  if (!rc) rc = cp_array_pick_children(&v, w->normal_idx, nn, rows->length, &normal, err);
   /* Descriptors checked first, so that a refused batch leaves nothing written. */
   int64_t *lens = NULL;
   if (!rc) {
