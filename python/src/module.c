@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "cpaimon/blob.h"
 #include "cpaimon/version.h"
 
 static PyObject *commit_conflict_error;
@@ -166,8 +167,60 @@ static PyObject *py_version(PyObject *self, PyObject *args) {
   return PyUnicode_FromString(CPAIMON_VERSION);
 }
 
+static PyObject *py_blob_descriptor_serialize(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *uri = NULL;
+  Py_ssize_t n = 0;
+  long long offset = 0, length = 0;
+  if (!PyArg_ParseTuple(args, "s#LL", &uri, &n, &offset, &length)) return NULL;
+  PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)paimon_blob_descriptor_size((size_t)n));
+  if (!out) return NULL;
+  paimon_error err;
+  int rc = paimon_blob_descriptor_write((uint8_t *)PyBytes_AS_STRING(out), uri, (size_t)n, offset,
+                                        length, &err);
+  if (rc) {
+    Py_DECREF(out);
+    return cp_py_raise(rc, &err);
+  }
+  return out;
+}
+
+static PyObject *py_blob_descriptor_parse(PyObject *self, PyObject *args) {
+  (void)self;
+  Py_buffer b;
+  if (!PyArg_ParseTuple(args, "y*", &b)) return NULL;
+  paimon_error err;
+  int version = 0;
+  const char *uri = NULL;
+  size_t uri_len = 0;
+  int64_t offset = 0, length = 0;
+  int rc = paimon_blob_descriptor_parse(b.buf, (size_t)b.len, &version, &uri, &uri_len, &offset,
+                                        &length, &err);
+  PyObject *out = rc ? NULL
+                     : Py_BuildValue("(s#LLi)", uri, (Py_ssize_t)uri_len, (long long)offset,
+                                     (long long)length, version);
+  PyBuffer_Release(&b);
+  return rc ? cp_py_raise(rc, &err) : out;
+}
+
+static PyObject *py_blob_is_descriptor(PyObject *self, PyObject *args) {
+  (void)self;
+  Py_buffer b;
+  if (!PyArg_ParseTuple(args, "y*", &b)) return NULL;
+  bool yes = paimon_blob_is_descriptor(b.buf, (size_t)b.len);
+  PyBuffer_Release(&b);
+  return PyBool_FromLong(yes);
+}
+
 static PyMethodDef core_methods[] = {
-    {"version", py_version, METH_NOARGS, "The cpaimon library version."}, {NULL, NULL, 0, NULL}};
+    {"version", py_version, METH_NOARGS, "The cpaimon library version."},
+    {"blob_descriptor_serialize", py_blob_descriptor_serialize, METH_VARARGS,
+     "(uri, offset, length) -> the serialized BlobDescriptor (cpaimon/blob.h)."},
+    {"blob_descriptor_parse", py_blob_descriptor_parse, METH_VARARGS,
+     "bytes -> (uri, offset, length, version)."},
+    {"blob_is_descriptor", py_blob_is_descriptor, METH_VARARGS,
+     "Whether bytes are a serialized BlobDescriptor, as Java decides it for a BLOB value."},
+    {NULL, NULL, 0, NULL}};
 
 static int add_methods(PyObject *module, PyMethodDef *defs) {
   for (PyMethodDef *d = defs; d->ml_name; d++) {

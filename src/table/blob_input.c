@@ -1,5 +1,7 @@
 #include "table/blob_input.h"
 
+#include "cpaimon/blob.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,5 +276,37 @@ int cp_blob_sources_resolve(cp_blob_sources *s, const cp_array_view *col, const 
   offsets[n] = pos;
   out->length = n;
   out->null_count = nulls;
+  return PAIMON_OK;
+}
+
+/* ------------------------------------ public API (cpaimon/blob.h) ------------------------------------ */
+
+size_t paimon_blob_descriptor_size(size_t uri_len) { return cp_blob_descriptor_size(uri_len); }
+
+int paimon_blob_descriptor_write(uint8_t *dst, const char *uri, size_t uri_len, int64_t offset,
+                                 int64_t length, paimon_error *err) {
+  if (!uri_len || uri_len > INT32_MAX || offset < 0 || length < -1)
+    return paimon_error_set(err, PAIMON_EINVAL,
+                            "BlobDescriptor: a URI of 1 to 2^31-1 bytes, an offset >= 0 and a "
+                            "length >= -1 are needed (got %zu bytes, %" PRId64 ", %" PRId64 ")",
+                            uri_len, offset, length);
+  cp_blob_descriptor_write(dst, uri, uri_len, offset, length);
+  return PAIMON_OK;
+}
+
+bool paimon_blob_is_descriptor(const uint8_t *data, size_t len) {
+  return cp_blob_is_descriptor(data, len);
+}
+
+int paimon_blob_descriptor_parse(const uint8_t *data, size_t len, int *version, const char **uri,
+                                 size_t *uri_len, int64_t *offset, int64_t *length,
+                                 paimon_error *err) {
+  cp_blob_descriptor d;
+  CP_RETURN_IF_ERROR(cp_blob_descriptor_parse(data, len, &d, err));
+  *version = d.version;
+  *uri = d.uri;
+  *uri_len = d.uri_len;
+  *offset = d.offset;
+  *length = d.length;
   return PAIMON_OK;
 }

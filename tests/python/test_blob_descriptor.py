@@ -225,3 +225,30 @@ def test_descriptor_field_stores_references(tmp_path, sources, java):  # noqa: F
     b.unlink()
     with pytest.raises(OSError, match=r"table db\.t: column pic, row 2: .*b\.bin"):
         read_pics(cpaimon, wh)
+
+
+def test_blob_descriptor_class_as_pypaimon():
+    """cpaimon.table.row.blob.BlobDescriptor (pypaimon's module path; bytes made by the C core)
+    serializes byte for byte as pypaimon's and the hand-made desc(), parses pypaimon's, detects
+    descriptors as Java does, and refuses bad bytes with pypaimon's messages."""
+    from cpaimon.table.row.blob import BlobDescriptor as Ours
+    from pypaimon.table.row.blob import BlobDescriptor as Theirs
+    for uri, offset, length in [("/a/b.jpg", 5, 10), ("s3://bucket/k ü.png", 0, -1)]:
+        ours = Ours(uri, offset, length)
+        assert ours.serialize() == Theirs(uri, offset, length).serialize() == desc(uri, offset,
+                                                                                  length)
+        back = Ours.deserialize(Theirs(uri, offset, length).serialize())
+        assert (back.uri, back.offset, back.length, back.version) == (uri, offset, length, 2)
+        assert back == ours and Ours.is_blob_descriptor(ours.serialize())
+    v1 = Ours.deserialize(desc("/x", 1, 2, version=1))
+    assert (v1.uri, v1.offset, v1.length, v1.version) == ("/x", 1, 2, 1)
+    assert not Ours.is_blob_descriptor(desc("/x", 1, 2, version=1))  # no magic: content
+    assert not Ours.is_blob_descriptor(b"plain bytes")
+    for bad in [b"\x03" + bytes(30), desc("/x")[:20], b"\x02CSEDBOLX" + bytes(20)]:
+        with pytest.raises(ValueError) as ours_error:
+            Ours.deserialize(bad)
+        with pytest.raises(ValueError) as theirs_error:
+            Theirs.deserialize(bad)
+        assert str(ours_error.value).split(":")[0] == str(theirs_error.value).split(":")[0]
+    with pytest.raises(ValueError, match="an offset >= 0"):
+        Ours("/x", -1, 0).serialize()

@@ -1,0 +1,1 @@
+"""Row-level values at pypaimon's module path (``pypaimon.table.row``)."""
