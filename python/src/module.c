@@ -173,7 +173,8 @@ static PyObject *py_blob_descriptor_serialize(PyObject *self, PyObject *args) {
   Py_ssize_t n = 0;
   long long offset = 0, length = 0;
   if (!PyArg_ParseTuple(args, "s#LL", &uri, &n, &offset, &length)) return NULL;
-  PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)paimon_blob_descriptor_size((size_t)n));
+  PyObject *out =
+      PyBytes_FromStringAndSize(NULL, (Py_ssize_t)paimon_blob_descriptor_size((size_t)n));
   if (!out) return NULL;
   paimon_error err;
   int rc = paimon_blob_descriptor_write((uint8_t *)PyBytes_AS_STRING(out), uri, (size_t)n, offset,

@@ -279,7 +279,8 @@ int cp_blob_sources_resolve(cp_blob_sources *s, const cp_array_view *col, const 
   return PAIMON_OK;
 }
 
-/* ------------------------------------ public API (cpaimon/blob.h) ------------------------------------ */
+/* ------------------------------------ public API (cpaimon/blob.h)
+ * ------------------------------------ */
 
 size_t paimon_blob_descriptor_size(size_t uri_len) { return cp_blob_descriptor_size(uri_len); }
 
