@@ -440,3 +440,32 @@ def test_plan_snapshot_id_none_on_an_empty_table(tmp_path):
         cat.create_table("d.t", lib.Schema.from_pyarrow_schema(pa.schema([("x", pa.int32())])),
                          False)
         assert cat.get_table("d.t").new_read_builder().new_scan().plan().snapshot_id is None
+
+
+def test_table_schema_as_pypaimon(tmp_path):
+    """FileStoreTable.table_schema (cpaimon.schema.table_schema.TableSchema at pypaimon's path):
+    the same version, id, fields, highest field id, keys, options, comment and time as pypaimon's,
+    before and after a schema change."""
+    from cpaimon.schema.data_types import AtomicType
+    from cpaimon.schema.schema_change import SchemaChange
+    wh = str(tmp_path / "wh")
+    cat = cpaimon.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", False)
+    cat.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
+        pa.schema([("id", pa.int32()), ("dt", pa.string())]), partition_keys=["dt"],
+        options={"row-tracking.enabled": "true"}, comment="the table"), False)
+
+    def same():
+        ours = cpaimon.CatalogFactory.create({"warehouse": wh}).get_table("db.t").table_schema
+        theirs = pypaimon.CatalogFactory.create({"warehouse": wh}).get_table("db.t").table_schema
+        for k in ("version", "id", "highest_field_id", "partition_keys", "primary_keys",
+                  "options", "comment", "time_millis"):
+            assert getattr(ours, k) == getattr(theirs, k), k
+        assert [(f.id, f.name, str(f.type), f.description) for f in ours.fields] == \
+            [(f.id, f.name, str(f.type), f.description) for f in theirs.fields]
+        return ours
+
+    assert same().id == 0
+    cat.alter_table("db.t", [SchemaChange.add_column("v", AtomicType("BIGINT"), comment="c")])
+    after = same()
+    assert after.id == 1 and [f.name for f in after.fields] == ["id", "dt", "v"]

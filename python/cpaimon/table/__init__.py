@@ -40,6 +40,12 @@ class FileStoreTable:
             if arrow is not None else []
 
     @property
+    def table_schema(self):
+        """The schema this table was opened with (pypaimon's FileStoreTable.table_schema)."""
+        from cpaimon.schema.table_schema import TableSchema
+        return TableSchema._from_json(self._schema_json)
+
+    @property
     def field_names(self):
         """The column names, in schema order (pypaimon's FileStoreTable.field_names)."""
         return [f["name"] for f in self._schema_json["fields"]]
