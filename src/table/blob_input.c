@@ -143,18 +143,31 @@ int cp_blob_sources_check(cp_blob_sources *s, const cp_array_view *col, const ch
   return PAIMON_OK;
 }
 
+/* Opens the object `uri` of descriptor `d` and checks that it holds the `len` bytes of its range;
+ * `code` for a range past its end (EIO for a source that shrank since the check, ECORRUPT for a
+ * stored descriptor). */
+static int open_range(cp_blob_sources *s, const cp_blob_descriptor *d, const char *uri, int64_t len,
+                      int code, cp_rfile **f, paimon_error *err) {
+  cp_fs *fs = NULL;
+  CP_RETURN_IF_ERROR(fs_for(s, uri, &fs, err));
+  CP_RETURN_IF_ERROR(cp_fs_open_read(fs, uri, f, err));
+  if ((uint64_t)d->offset + (uint64_t)len <= cp_rfile_size(*f)) return PAIMON_OK;
+  int rc = paimon_error_set(err, code,
+                            "BlobDescriptor range [%" PRId64 ", +%" PRId64 ") lies past the end "
+                            "of %s (%" PRIu64 " bytes)",
+                            d->offset, len, uri, cp_rfile_size(*f));
+  cp_rfile_close(*f);
+  *f = NULL;
+  return rc;
+}
+
 static int copy(cp_blob_sources *s, cp_blob_writer *w, const uint8_t *v, int64_t n, int64_t len,
                 paimon_error *err) {
   cp_blob_descriptor d;
   char *uri = NULL;
-  cp_fs *fs = NULL;
   cp_rfile *f = NULL;
   int rc = parse(v, n, &d, &uri, err);
-  if (!rc) rc = fs_for(s, uri, &fs, err);
-  if (!rc) rc = cp_fs_open_read(fs, uri, &f, err);
-  if (!rc && (uint64_t)d.offset + (uint64_t)len > cp_rfile_size(f))
-    rc = paimon_error_set(err, PAIMON_EIO, "%s shrank to %" PRIu64 " bytes while being copied", uri,
-                          cp_rfile_size(f));
+  if (!rc) rc = open_range(s, &d, uri, len, PAIMON_EIO, &f, err);
   if (!rc && !s->buf && !(s->buf = malloc(COPY_CHUNK))) rc = CP_ENOMEM(err, "blob descriptor");
   if (!rc) rc = cp_blob_writer_begin(w, (uint64_t)len, err);
   for (int64_t at = 0; !rc && at < len;) {
@@ -201,17 +214,9 @@ static int range_length(cp_blob_sources *s, const cp_blob_descriptor *d, const c
 
 static int fetch(cp_blob_sources *s, const cp_blob_descriptor *d, const char *uri, uint8_t *dst,
                  int64_t len, paimon_error *err) {
-  cp_fs *fs = NULL;
   cp_rfile *f = NULL;
-  CP_RETURN_IF_ERROR(fs_for(s, uri, &fs, err));
-  CP_RETURN_IF_ERROR(cp_fs_open_read(fs, uri, &f, err));
-  int rc = PAIMON_OK;
-  if ((uint64_t)d->offset + (uint64_t)len > cp_rfile_size(f))
-    rc = paimon_error_set(err, PAIMON_ECORRUPT,
-                          "BlobDescriptor range [%" PRId64 ", +%" PRId64 ") lies past the end of "
-                          "%s (%" PRIu64 " bytes)",
-                          d->offset, len, uri, cp_rfile_size(f));
-  if (!rc && len) rc = cp_rfile_read_at(f, (uint64_t)d->offset, dst, (size_t)len, err);
+  CP_RETURN_IF_ERROR(open_range(s, d, uri, len, PAIMON_ECORRUPT, &f, err));
+  int rc = len ? cp_rfile_read_at(f, (uint64_t)d->offset, dst, (size_t)len, err) : PAIMON_OK;
   cp_rfile_close(f);
   return rc;
 }

@@ -53,12 +53,7 @@ def test_descriptor_values_are_copied(tmp_path, sources, java):  # noqa: F811
     assert ours == read(pypaimon, wh) == java_read(java, wh)
     # pypaimon writing the same values stores the same content.
     twin = tmp_path / "twin"
-    cat = pypaimon.CatalogFactory.create({"warehouse": str(twin)})
-    cat.create_database("db", False)
-    cat.create_table("db.t", pypaimon.Schema.from_pyarrow_schema(
-        pa.schema([("id", pa.int32()), ("v", pa.string()), ("pic", pa.large_binary())]),
-        options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"}), False)
-    write(cat.get_table("db.t"), list(range(6)), values)
+    write(create(twin, pypaimon), list(range(6)), values)
     assert [r[2] for r in read(pypaimon, twin)] == expected
 
 
@@ -167,16 +162,6 @@ def test_descriptors_naming_objects_on_s3(tmp_path, s3):
     assert rb.new_read().to_arrow(rb.new_scan().plan().splits())["pic"].to_pylist() == [b"meow"]
 
 
-def create_descriptor_table(lib, wh):
-    cat = lib.CatalogFactory.create({"warehouse": str(wh)})
-    cat.create_database("db", True)
-    cat.create_table("db.t", lib.Schema.from_pyarrow_schema(
-        pa.schema([("id", pa.int32()), ("v", pa.string()), ("pic", pa.large_binary())]),
-        options={"row-tracking.enabled": "true", "data-evolution.enabled": "true",
-                 "blob-descriptor-field": "pic"}), False)
-    return cat.get_table("db.t")
-
-
 def read_pics(lib, wh, **options):
     t = lib.CatalogFactory.create({"warehouse": str(wh)}).get_table("db.t")
     if options:
@@ -196,7 +181,7 @@ def test_descriptor_field_stores_references(tmp_path, sources, java):  # noqa: F
     content = [a.read_bytes()[100:150], None, b.read_bytes()]
     for writer in (cpaimon, pypaimon):
         wh = tmp_path / writer.__name__
-        write(create_descriptor_table(writer, wh), [0, 1, 2], values)
+        write(create(wh, writer, **{"blob-descriptor-field": "pic"}), [0, 1, 2], values)
         assert files(wh, ".blob") == []
         for lib in (cpaimon, pypaimon):
             assert read_pics(lib, wh) == content, (writer, lib)

@@ -23,10 +23,11 @@ COLS = ["id", "v", "pic", "_ROW_ID", "_SEQUENCE_NUMBER"]
 JAVA_1_4_2_BLOB_UPDATES = "All files in a field merge split should have the same row count."
 
 
-def create(wh, **options):
-    cat = cpaimon.CatalogFactory.create({"warehouse": str(wh)})
+def create(wh, lib=cpaimon, **options):
+    """Table db.t (id INT, v STRING, pic BLOB) with data evolution, made by `lib`."""
+    cat = lib.CatalogFactory.create({"warehouse": str(wh)})
     cat.create_database("db", True)
-    cat.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
+    cat.create_table("db.t", lib.Schema.from_pyarrow_schema(
         pa.schema([("id", pa.int32()), ("v", pa.string()), ("pic", pa.large_binary())]),
         options={"row-tracking.enabled": "true", "data-evolution.enabled": "true", **options}),
         False)
@@ -183,13 +184,8 @@ def test_blob_updates_by_row_id(tmp_path, java):  # noqa: F811
     with pytest.raises(Exception, match=JAVA_1_4_2_BLOB_UPDATES):
         java_read(java, wh)
     twin = tmp_path / "twin"
-    cat = pypaimon.CatalogFactory.create({"warehouse": str(twin)})
-    cat.create_database("db", False)
-    cat.create_table("db.t", pypaimon.Schema.from_pyarrow_schema(
-        pa.schema([("id", pa.int32()), ("v", pa.string()), ("pic", pa.large_binary())]),
-        options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"}), False)
-    write(cat.get_table("db.t"), list(range(6)), [bytes([i]) * 5 for i in range(6)])
-    pt = cat.get_table("db.t")
+    write(create(twin, pypaimon), list(range(6)), [bytes([i]) * 5 for i in range(6)])
+    pt = pypaimon.CatalogFactory.create({"warehouse": str(twin)}).get_table("db.t")
     wb = pt.new_batch_write_builder()
     wb.new_commit().commit(wb.new_update().with_update_type(["pic"]).update_by_arrow_with_row_id(
         pa.table({"_ROW_ID": pa.array([1], pa.int64()), "pic": pa.array([b"x"], pa.large_binary())})))
