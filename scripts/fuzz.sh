@@ -31,6 +31,12 @@ seed_dir() {
       printf '\x01\x02\0\0\0/x\0\0\0\0\0\0\0\0\x04\0\0\0\0\0\0\0' >"$dir/v1" ;;
     fuzz_avro_container)
       cp -n tests/unit/avro/*.avro "$dir" 2>/dev/null || true ;;
+    fuzz_avro_data)
+      # Small data files of the harness's row type, uncompressed and deflated, several blocks.
+      [ -x .venv/bin/python ] &&
+        .venv/bin/python tests/fuzz/avro/make_data_seed.py "$dir/plain.avro" &&
+        .venv/bin/python tests/fuzz/avro/make_data_seed.py "$dir/deflate.avro" deflate ||
+        printf 'Obj\x01\0' >"$dir/hand" ;;
     fuzz_sql_parse)
       cp -n tests/sql/*.sql "$dir" 2>/dev/null || true ;;
     fuzz_type_parse)

@@ -30,31 +30,6 @@ static uint64_t get_le64(const uint8_t *p) {
   return v;
 }
 
-/* Minimal big-endian two's complement bytes of v (Java BigInteger.toByteArray); returns length. */
-static size_t decimal_to_be_bytes(cp_int128 v, uint8_t out[17]) {
-  uint8_t full[16];
-  unsigned __int128 u = (unsigned __int128)v;
-  for (int i = 15; i >= 0; i--) {
-    full[i] = (uint8_t)u;
-    u >>= 8;
-  }
-  /* Drop leading bytes that are pure sign extension of the next byte. */
-  size_t start = 0;
-  while (start < 15) {
-    uint8_t b = full[start], next_sign = (full[start + 1] & 0x80) ? 0xFF : 0x00;
-    if (b != next_sign) break;
-    start++;
-  }
-  memcpy(out, full + start, 16 - start);
-  return 16 - start;
-}
-
-static cp_int128 decimal_from_be_bytes(const uint8_t *p, size_t n) {
-  unsigned __int128 u = (n > 0 && (p[0] & 0x80)) ? ~(unsigned __int128)0 : 0;
-  for (size_t i = 0; i < n; i++) u = (u << 8) | p[i];
-  return (cp_int128)u;
-}
-
 typedef struct row_writer {
   cp_buf *out;
   size_t base; /* offset of the row's first byte in out */
@@ -109,7 +84,7 @@ static int write_field(row_writer *w, size_t i, size_t slot_pos, const cp_type *
       return PAIMON_OK;
     }
     uint8_t be[17];
-    size_t n = decimal_to_be_bytes(d->v.dec, be);
+    size_t n = cp_decimal_to_be_bytes(d->v.dec, be);
     return write_var(w, slot_pos, be, n, 16, (uint32_t)n, err);
   }
   case CP_TYPE_TIMESTAMP:
@@ -215,7 +190,7 @@ static int read_field(const uint8_t *row, size_t row_len, size_t slot_pos, size_
       return paimon_error_set(err, PAIMON_ECORRUPT, "binary row field %zu: decimal of %zu bytes", i,
                               n);
     CP_RETURN_IF_ERROR(var_chunk(row, row_len, raw, n, i, &p, err));
-    d->v.dec = decimal_from_be_bytes(p, n);
+    d->v.dec = cp_decimal_from_be_bytes(p, n);
     return PAIMON_OK;
   }
   case CP_TYPE_TIMESTAMP:

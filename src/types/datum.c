@@ -43,3 +43,27 @@ int cp_datum_compare(const struct cp_type *t, const cp_datum *a, const cp_datum 
   default: return 0;
   }
 }
+
+size_t cp_decimal_to_be_bytes(cp_int128 v, uint8_t out[16]) {
+  uint8_t full[16];
+  unsigned __int128 u = (unsigned __int128)v;
+  for (int i = 15; i >= 0; i--) {
+    full[i] = (uint8_t)u;
+    u >>= 8;
+  }
+  /* Drop leading bytes that are pure sign extension of the next byte. */
+  size_t start = 0;
+  while (start < 15) {
+    uint8_t b = full[start], next_sign = (full[start + 1] & 0x80) ? 0xFF : 0x00;
+    if (b != next_sign) break;
+    start++;
+  }
+  memcpy(out, full + start, 16 - start);
+  return 16 - start;
+}
+
+cp_int128 cp_decimal_from_be_bytes(const uint8_t *p, size_t n) {
+  unsigned __int128 u = (n > 0 && (p[0] & 0x80)) ? ~(unsigned __int128)0 : 0;
+  for (size_t i = 0; i < n; i++) u = (u << 8) | p[i];
+  return (cp_int128)u;
+}

@@ -64,4 +64,11 @@ static inline cp_datum cp_datum_bytes(const void *data, size_t len) {
 struct cp_type;
 int cp_datum_compare(const struct cp_type *t, const cp_datum *a, const cp_datum *b);
 
+/* A DECIMAL's unscaled value as the minimal big-endian two's complement bytes Java's
+ * BigInteger.toByteArray gives (BinaryRow, Avro decimals); returns the length (1..16). */
+size_t cp_decimal_to_be_bytes(cp_int128 v, uint8_t out[16]);
+
+/* And back from `n` big-endian two's complement bytes (n <= 16; 0 reads as 0). */
+cp_int128 cp_decimal_from_be_bytes(const uint8_t *p, size_t n);
+
 #endif

@@ -40,6 +40,7 @@ struct cp_avro_reader {
   bool failed;
   /* The current block. */
   cp_buf inflated;
+  cp_codec_ctx *codec_ctx; /* decompression state kept across blocks (created on first use) */
   cp_arena block_arena;
   cp_avro_block block;
   cp_avro_value *records;
@@ -199,6 +200,7 @@ void cp_avro_reader_free(cp_avro_reader *r) {
   cp_arena_free(&r->header_arena);
   cp_arena_free(&r->block_arena);
   cp_buf_free(&r->inflated);
+  cp_codec_ctx_free(r->codec_ctx);
   cp_buf_free(&r->owned);
   free(r->name);
   free(r);
@@ -260,7 +262,8 @@ static int inflate_block(cp_avro_reader *r, const uint8_t *src, size_t n, paimon
     if (n < 4) return paimon_error_set(err, PAIMON_ECORRUPT, "snappy block shorter than its CRC");
     body = n - 4;
   }
-  int rc = cp_decompress_append(r->codec, src, body, &r->inflated, max, err);
+  if (!r->codec_ctx) CP_RETURN_IF_ERROR(cp_codec_ctx_new(&r->codec_ctx, err));
+  int rc = cp_decompress_append_ctx(r->codec_ctx, r->codec, src, body, &r->inflated, max, err);
   if (rc) return rc;
   if (r->codec == CP_CODEC_SNAPPY) {
     uint32_t want = load_be32(src + body);
@@ -274,18 +277,19 @@ static int inflate_block(cp_avro_reader *r, const uint8_t *src, size_t n, paimon
   return 0;
 }
 
-/* Reads the block framing at r->pos: counts, size, the sync marker after the data. */
-static int frame_block(cp_avro_reader *r, const uint8_t **payload, size_t *payload_len,
-                       paimon_error *err) {
+/* Reads the block framing at `pos`: count, size, the sync marker after the data; *next is where
+ * the following block starts. Changes nothing in the reader. */
+static int frame_at(const cp_avro_reader *r, size_t pos, int64_t *count, const uint8_t **payload,
+                    size_t *payload_len, size_t *next, paimon_error *err) {
   cp_avro_cursor c;
   cp_avro_cursor_init(&c, r->data, r->len);
-  c.pos += r->pos;
-  int64_t count, size;
-  CP_RETURN_IF_ERROR(cp_avro_read_long(&c, &count, err));
+  c.pos += pos;
+  int64_t size;
+  CP_RETURN_IF_ERROR(cp_avro_read_long(&c, count, err));
   CP_RETURN_IF_ERROR(cp_avro_read_long(&c, &size, err));
-  if (count < 0 || size < 0)
+  if (*count < 0 || size < 0)
     return paimon_error_set(err, PAIMON_ECORRUPT, "negative record count %lld or size %lld",
-                            (long long)count, (long long)size);
+                            (long long)*count, (long long)size);
   size_t left = cp_avro_cursor_remaining(&c);
   if ((uint64_t)size > left || left - (size_t)size < CP_AVRO_SYNC_SIZE)
     return paimon_error_set(err, PAIMON_ECORRUPT,
@@ -297,8 +301,76 @@ static int frame_block(cp_avro_reader *r, const uint8_t **payload, size_t *paylo
   if (memcmp(sync, r->sync, CP_AVRO_SYNC_SIZE) != 0)
     return paimon_error_set(err, PAIMON_ECORRUPT, "sync marker mismatch at offset %zu",
                             (size_t)(sync - r->data));
+  *next = (size_t)(sync - r->data) + CP_AVRO_SYNC_SIZE;
+  return 0;
+}
+
+static int frame_block(cp_avro_reader *r, const uint8_t **payload, size_t *payload_len,
+                       paimon_error *err) {
+  int64_t count;
+  size_t next;
+  CP_RETURN_IF_ERROR(frame_at(r, r->pos, &count, payload, payload_len, &next, err));
   r->block.count = (size_t)count;
-  r->pos = (size_t)(sync - r->data) + CP_AVRO_SYNC_SIZE;
+  r->pos = next;
+  return 0;
+}
+
+int cp_avro_reader_count_records(const cp_avro_reader *r, uint64_t *count, paimon_error *err) {
+  *count = 0;
+  for (size_t pos = r->pos, i = r->next_block; pos < r->len; i++) {
+    int64_t n;
+    const uint8_t *payload;
+    size_t len;
+    int rc = frame_at(r, pos, &n, &payload, &len, &pos, err);
+    if (rc) {
+      paimon_error_prefix(err, "%s: block %zu", r->name, i);
+      return rc;
+    }
+    *count += (uint64_t)n;
+  }
+  return 0;
+}
+
+int cp_avro_reader_peek_block(const cp_avro_reader *r, size_t *count, bool *has_block,
+                              paimon_error *err) {
+  *has_block = false;
+  *count = 0;
+  if (r->failed || r->pos >= r->len) return 0;
+  int64_t n;
+  const uint8_t *payload;
+  size_t len, next;
+  int rc = frame_at(r, r->pos, &n, &payload, &len, &next, err);
+  if (rc) {
+    paimon_error_prefix(err, "%s: block %zu", r->name, r->next_block);
+    return rc;
+  }
+  *count = (size_t)n;
+  *has_block = true;
+  return 0;
+}
+
+int cp_avro_reader_skip_block(cp_avro_reader *r, size_t *count, bool *has_block,
+                              paimon_error *err) {
+  *has_block = false;
+  *count = 0;
+  if (r->failed)
+    return paimon_error_set(err, PAIMON_ESTATE, "%s: reading stopped at an earlier error", r->name);
+  if (r->pos >= r->len) return 0;
+  memset(&r->block, 0, sizeof r->block);
+  r->records = NULL;
+  r->consumed = 0;
+  const uint8_t *payload;
+  size_t len;
+  int rc = frame_block(r, &payload, &len, err);
+  if (rc) {
+    r->failed = true;
+    paimon_error_prefix(err, "%s: block %zu", r->name, r->next_block);
+    return rc;
+  }
+  *count = r->block.count;
+  r->block.count = 0;
+  r->next_block++;
+  *has_block = true;
   return 0;
 }
 

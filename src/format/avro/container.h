@@ -110,6 +110,18 @@ int cp_avro_reader_next_block(cp_avro_reader *r, cp_avro_block *out, bool *has_b
 int cp_avro_reader_next_raw_block(cp_avro_reader *r, cp_avro_block *out, bool *has_block,
                                   paimon_error *err);
 
+/* Records in the blocks not read yet, from the block headers alone (nothing is decompressed).
+ * ECORRUPT when the framing is broken. */
+int cp_avro_reader_count_records(const cp_avro_reader *r, uint64_t *count, paimon_error *err);
+
+/* The record count of the next block (*has_block false at the end), without moving. */
+int cp_avro_reader_peek_block(const cp_avro_reader *r, size_t *count, bool *has_block,
+                              paimon_error *err);
+
+/* Steps over the next block without decompressing it; *count receives its record count and
+ * *has_block false at the end of the file. */
+int cp_avro_reader_skip_block(cp_avro_reader *r, size_t *count, bool *has_block, paimon_error *err);
+
 /* ---- writing ---- */
 
 typedef struct cp_avro_meta_entry {

@@ -28,7 +28,8 @@ struct cp_avro_writer {
   cp_buf block;     /* encoded records of the current block */
   size_t block_count;
   uint64_t total_count;
-  cp_buf packed; /* compressed block */
+  cp_buf packed;           /* compressed block */
+  cp_codec_ctx *codec_ctx; /* compression state kept across blocks (created on first use) */
   bool finished;
 };
 
@@ -138,7 +139,9 @@ static void store_be32(uint8_t *p, uint32_t v) {
 
 static int compress_block(cp_avro_writer *w, paimon_error *err) {
   cp_buf_clear(&w->packed);
-  CP_RETURN_IF_ERROR(cp_compress(w->codec, w->level, w->block.data, w->block.len, &w->packed, err));
+  if (!w->codec_ctx) CP_RETURN_IF_ERROR(cp_codec_ctx_new(&w->codec_ctx, err));
+  CP_RETURN_IF_ERROR(cp_compress_ctx(w->codec_ctx, w->codec, w->level, w->block.data, w->block.len,
+                                     &w->packed, err));
   if (w->codec == CP_CODEC_SNAPPY) {
     uint8_t crc[4];
     store_be32(crc, cp_crc32(0, w->block.data, w->block.len));
@@ -221,6 +224,7 @@ void cp_avro_writer_free(cp_avro_writer *w) {
   cp_buf_free(&w->out);
   cp_buf_free(&w->block);
   cp_buf_free(&w->packed);
+  cp_codec_ctx_free(w->codec_ctx);
   free(w->name);
   free(w);
 }

@@ -187,6 +187,15 @@ static int check_count(cp_avro_decoder *d, const uint8_t *at, int64_t count, siz
   return 0;
 }
 
+int cp_avro_read_block_count(cp_avro_decoder *d, size_t item_min_size, bool is_map, int64_t *count,
+                             paimon_error *err) {
+  const uint8_t *at = d->cur->pos;
+  int64_t byte_size;
+  CP_RETURN_IF_ERROR(read_block_header(d, count, &byte_size, err));
+  if (*count == 0) return 0;
+  return check_count(d, at, *count, is_map ? item_min_size + 1 : item_min_size, err);
+}
+
 /* Grows the element array geometrically inside the arena, so many small blocks cost at most twice
  * the final size. */
 static int grow_elements(cp_avro_decoder *d, void **elems, size_t *cap, size_t count, size_t need,

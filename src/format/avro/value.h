@@ -181,6 +181,12 @@ int cp_avro_decode_blocks(cp_avro_decoder *d, bool is_map, size_t item_min_size,
                           cp_avro_item_fn item, const void *ctx, cp_avro_value *out,
                           paimon_error *err);
 
+/* Reads the header of the next block of an array (is_map false) or map: *count elements follow
+ * (0: the sequence ended), checked against the bytes left as cp_avro_decode_blocks checks it. For
+ * decoders that walk arrays themselves. */
+int cp_avro_read_block_count(cp_avro_decoder *d, size_t item_min_size, bool is_map, int64_t *count,
+                             paimon_error *err);
+
 /* Enters one level of nesting (record, array, map, union): ECORRUPT past limits.max_depth. Pair
  * every successful call with cp_avro_decoder_leave(). */
 int cp_avro_decoder_enter(cp_avro_decoder *d, paimon_error *err);
