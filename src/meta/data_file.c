@@ -85,21 +85,25 @@ int cp_data_file_check_readable(const char *name, const char *path, paimon_error
   const char *f;
   size_t n;
   CP_RETURN_IF_ERROR(cp_data_file_format(name, &f, &n, err));
-  if (n == 7 && strncasecmp(f, "parquet", 7) == 0) return PAIMON_OK;
+  if ((n == 7 && strncasecmp(f, "parquet", 7) == 0) || (n == 4 && strncasecmp(f, "avro", 4) == 0))
+    return PAIMON_OK;
   /* Names as Paimon's docs write them; the rest as the extension says. */
   static const struct {
     const char *ext, *name;
-  } known[] = {{"orc", "an ORC"},  {"avro", "an Avro"},  {"csv", "a CSV"},
-               {"json", "a JSON"}, {"lance", "a Lance"}, {"blob", "a BLOB"}};
+  } known[] = {{"orc", "an ORC"},
+               {"csv", "a CSV"},
+               {"json", "a JSON"},
+               {"lance", "a Lance"},
+               {"blob", "a BLOB"}};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
     if (strlen(known[i].ext) == n && strncasecmp(f, known[i].ext, n) == 0)
       return paimon_error_set(err, PAIMON_EUNSUPPORTED,
                               "data file %s is %s file (file.format '%.*s'): cpaimon does not "
-                              "read %s data files yet, only Parquet",
+                              "read %s data files yet, only Parquet and Avro",
                               path, known[i].name, (int)n, f, strchr(known[i].name, ' ') + 1);
   return paimon_error_set(err, PAIMON_EUNSUPPORTED,
                           "data file %s has format '%.*s': cpaimon does not read it yet, only "
-                          "Parquet",
+                          "Parquet and Avro",
                           path, (int)n, f);
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "base/time.h"
+#include "table/file_io.h"
 #include "table/rest_catalog.h"
 #include "table/system_table.h"
 #include "table/store.h"
@@ -738,11 +739,9 @@ static int validate_new_table(const char *identifier, const cp_table_schema *t, 
                             "Table %s: only unaware-bucket append tables (bucket = -1) are "
                             "supported by cpaimon",
                             identifier);
-  if (strcmp(o.file_format, "parquet") != 0)
-    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "Table %s: file.format '%s' is not supported (cpaimon writes parquet)",
-                            identifier, o.file_format);
-  return PAIMON_OK;
+  cp_file_format format;
+  CP_RETURN_IF_ERROR(cp_file_format_parse(o.file_format, identifier, &format, err));
+  return cp_file_format_check_row(format, t->row, err);
 }
 
 static int build_table_schema(const paimon_schema *s, const char *identifier, cp_table_schema **out,

@@ -17,6 +17,7 @@
 #include "base/status.h"
 #include "cpaimon/read.h"
 #include "format/parquet/reader.h"
+#include "table/file_io.h"
 #include "table/dv.h"
 #include "table/file_store.h"
 #include "table/store.h"
@@ -238,23 +239,14 @@ static cp_snapshot *check_snapshots(checker *c) {
 
 /* ------------------------------------ live files ------------------------------------ */
 
-/* Whether the footer of the file read by `r` has top-level column `name`. */
-static bool has_column(const cp_pq_reader *r, const char *name) {
-  const cp_pq_schema_node *root = &cp_pq_reader_footer(r)->schema.nodes[0];
-  for (uint32_t i = 0; i < root->num_children; i++)
-    if (root->children[i]->element->name && strcmp(root->children[i]->element->name, name) == 0)
-      return true;
-  return false;
-}
-
 /* Decodes every page of the file: what a reader of any column would meet. */
-static void decode_all(checker *c, cp_pq_reader *r, const char *path, int64_t expect) {
+static void decode_all(checker *c, cp_file_reader *r, const char *path, int64_t expect) {
   paimon_error err;
   int64_t rows = 0;
   for (;;) {
     struct ArrowArray batch;
     bool eof = false;
-    if (cp_pq_reader_next(r, &batch, NULL, &eof, &err) != 0) {
+    if (cp_file_reader_next(r, &batch, NULL, &eof, &err) != 0) {
       violation(c, "data file %s does not decode: %s", path, err.message);
       return;
     }
@@ -293,22 +285,22 @@ static void check_file_contents(checker *c, const cp_manifest_entry *e, const ch
   memset(&o, 0, sizeof o);
   o.columns = req;
   o.num_columns = n;
-  cp_pq_reader *r = NULL;
+  cp_file_reader *r = NULL;
   c->rep->opened++;
-  if (cp_pq_reader_open(&r, t->fs, path, &o, &err) != 0) {
+  if (cp_file_reader_open(&r, t->fs, path, &o, &err) != 0) {
     violation(c, "data file %s does not open: %s", path, err.message);
   } else {
-    int64_t rows = cp_pq_reader_footer(r)->meta.num_rows;
+    int64_t rows = cp_file_reader_file_rows(r);
     if (rows != f->row_count)
       violation(c, "data file %s holds %" PRId64 " rows, its manifest entry says %" PRId64, path,
                 rows, f->row_count);
     for (size_t i = 0; i < n; i++)
-      if (!has_column(r, req[i].name))
+      if (!cp_file_reader_has_column(r, req[i].name))
         violation(c, "data file %s lacks column %s of its schema %" PRId64, path, req[i].name,
                   f->schema_id);
     if (c->deep) decode_all(c, r, path, f->row_count);
   }
-  cp_pq_reader_free(r);
+  cp_file_reader_free(r);
   free(req);
 }
 

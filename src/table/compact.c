@@ -32,6 +32,7 @@
 #include "table/blob_input.h"
 #include "table/compact_internal.h"
 #include "table/dv.h"
+#include "table/file_io.h"
 #include "table/scan.h"
 #include "table/store.h"
 #include "table/table.h"
@@ -351,11 +352,8 @@ static int check_table(paimon_table *t, paimon_error *err) {
                             "compaction of table %s: only tables with row tracking "
                             "('row-tracking.enabled' = 'true') can be compacted yet",
                             t->full_name);
-  if (strcmp(t->options.file_format, "parquet") != 0)
-    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
-                            "compaction of table %s: file.format '%s' is not supported (parquet)",
-                            t->full_name, t->options.file_format);
-  return PAIMON_OK;
+  const char *ext;
+  return cp_table_file_ext(t, &ext, err);
 }
 
 /* The partition filter bound for planning; EINVAL (Spark's message) when it reads other columns. */

@@ -40,6 +40,7 @@
 #include "format/blob/blob_file.h"
 #include "table/blob_input.h"
 #include "format/parquet/reader.h"
+#include "table/file_io.h"
 #include "meta/options.h"
 #include "table/dv.h"
 #include "table/read_internal.h"
@@ -60,7 +61,7 @@ typedef struct col_source {
 } col_source;
 
 typedef struct file_part {
-  cp_pq_reader *reader;
+  cp_file_reader *reader;
   int64_t phys_row_id; /* child index of a physical _ROW_ID, or -1 */
   int64_t phys_seq;    /* child index of a physical _SEQUENCE_NUMBER, or -1 */
 } file_part;
@@ -119,7 +120,7 @@ typedef struct read_state {
 static void close_split(read_state *s) {
   cp_dv_free(s->dv);
   s->dv = NULL;
-  for (size_t i = 0; i < s->n_parts; i++) cp_pq_reader_free(s->parts[i].reader);
+  for (size_t i = 0; i < s->n_parts; i++) cp_file_reader_free(s->parts[i].reader);
   for (size_t i = 0; i < s->n_blobs; i++) {
     for (size_t k = 0; k < s->blobs[i].n_files; k++) cp_blob_file_free(s->blobs[i].files[k]);
     free(s->blobs[i].files);
@@ -216,15 +217,15 @@ static int open_part(read_state *s, const cp_manifest_entry *e, const cp_pq_colu
     o.row_ranges = &range;
     o.num_row_ranges = 1;
   }
-  int rc = cp_pq_reader_open(&part->reader, s->t->fs, path, &o, err);
+  int rc = cp_file_reader_open(&part->reader, s->t->fs, path, &o, err);
   if (!rc && range.end > e->file.row_count)
     rc = paimon_error_set(err, PAIMON_ECORRUPT,
                           "data file %s has %" PRId64 " rows, fewer than its group's %" PRId64,
                           path, e->file.row_count, range.end);
-  if (!rc && cp_pq_reader_selected_rows(part->reader) != range.end - range.start)
+  if (!rc && cp_file_reader_selected_rows(part->reader) != range.end - range.start)
     rc = paimon_error_set(err, PAIMON_ECORRUPT,
                           "data file %s has %" PRId64 " rows but its manifest entry says %" PRId64,
-                          path, cp_pq_reader_selected_rows(part->reader) + range.start,
+                          path, cp_file_reader_selected_rows(part->reader) + range.start,
                           e->file.row_count);
   free(path);
   return rc;
@@ -816,13 +817,13 @@ static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, pa
   if (s->n_blobs) { /* batches bounded by their BLOB bytes */
     int64_t left = s->rows_total - s->position;
     if (left > 0) rows = blob_batch_rows(s, left < rows ? left : rows);
-    for (size_t p = 0; p < s->n_parts; p++) cp_pq_reader_set_batch_size(s->parts[p].reader, rows);
+    for (size_t p = 0; p < s->n_parts; p++) cp_file_reader_set_batch_size(s->parts[p].reader, rows);
   }
   for (size_t p = 0; p < s->n_parts && !rc; p++) {
     bool eof = false;
     struct ArrowSchema schema;
     memset(&schema, 0, sizeof schema);
-    rc = cp_pq_reader_next(s->parts[p].reader, &batches[p], &schema, &eof, err);
+    rc = cp_file_reader_next(s->parts[p].reader, &batches[p], &schema, &eof, err);
     if (!rc && !eof) rc = cp_array_view_init(&views[p], &schema, &batches[p], err);
     /* The view borrows the schema: keep it alive with the batch's lifetime below. */
     if (!rc && !eof) {

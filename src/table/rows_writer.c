@@ -11,6 +11,7 @@
 #include "base/time.h"
 #include "base/uuid.h"
 #include "meta/binary_row.h"
+#include "table/file_io.h"
 #include "table/paths.h"
 #include "table/stats.h"
 #include "types/special_fields.h"
@@ -34,7 +35,7 @@ int cp_rows_writer_init(cp_rows_writer *w, paimon_table *t, int file_source, pai
 }
 
 static void discard_open(cp_rows_part *p) {
-  cp_pq_writer_free(p->pq);
+  cp_file_writer_free(p->pq);
   p->pq = NULL;
   if (p->file) cp_wfile_abort(p->file);
   p->file = NULL;
@@ -95,15 +96,17 @@ int cp_rows_writer_part(cp_rows_writer *w, cp_bytes partition, int32_t bucket, s
 
 static int open_file(cp_rows_writer *w, cp_rows_part *p, paimon_error *err) {
   char name[128];
-  snprintf(name, sizeof name, "%s%s-%d.parquet", w->t->options.data_file_prefix, w->uuid,
-           w->counter++);
+  const char *ext;
+  CP_RETURN_IF_ERROR(cp_table_file_ext(w->t, &ext, err));
+  snprintf(name, sizeof name, "%s%s-%d.%s", w->t->options.data_file_prefix, w->uuid, w->counter++,
+           ext);
   size_t n = strlen(p->dir) + strlen(name) + 2;
   p->path = malloc(n);
   p->name = cp_arena_strdup(&w->arena, name);
   if (!p->path || !p->name) return CP_ENOMEM(err, "rewrite");
   snprintf(p->path, n, "%s/%s", p->dir, name);
   CP_RETURN_IF_ERROR(cp_fs_create(w->t->fs, p->path, CP_CREATE_EXCLUSIVE, &p->file, err));
-  int rc = cp_pq_writer_open(&p->pq, p->file, w->row, &w->opts, err);
+  int rc = cp_file_writer_open(&p->pq, w->t, p->file, p->path, w->row, &w->opts, err);
   if (rc) discard_open(p);
   return rc;
 }
@@ -121,7 +124,7 @@ static void sequence_range(const cp_pq_column_stats *seq, int64_t rows, cp_data_
 
 static int finish_file(cp_rows_writer *w, cp_rows_part *p, paimon_error *err) {
   cp_pq_file_stats st;
-  int rc = cp_pq_writer_close(p->pq, &st, err);
+  int rc = cp_file_writer_close(p->pq, &st, err);
   if (!rc) rc = cp_wfile_sync(p->file, err);
   char **paths = rc ? NULL : realloc(p->paths, (p->n_paths + 1) * sizeof *paths);
   if (!rc && !paths) rc = CP_ENOMEM(err, "rewrite");
@@ -165,7 +168,7 @@ static int finish_file(cp_rows_writer *w, cp_rows_part *p, paimon_error *err) {
   m->write_cols = w->write_cols;
   if (!rc) rc = cp_wfile_close(p->file, err);
   p->file = NULL;
-  cp_pq_writer_free(p->pq);
+  cp_file_writer_free(p->pq);
   p->pq = NULL;
   if (rc) {
     cp_fs_delete(w->t->fs, p->path, NULL);
@@ -183,12 +186,12 @@ int cp_rows_writer_write(cp_rows_writer *w, size_t part, const struct ArrowArray
                          paimon_error *err) {
   cp_rows_part *p = &w->parts[part];
   if (!p->pq) CP_RETURN_IF_ERROR(open_file(w, p, err));
-  int rc = cp_pq_writer_write(p->pq, &w->arrow, batch, err);
+  int rc = cp_file_writer_write(p->pq, &w->arrow, batch, err);
   if (rc) {
     discard_open(p);
     return rc;
   }
-  if ((int64_t)cp_pq_writer_estimated_size(p->pq) >= w->t->options.target_file_size)
+  if ((int64_t)cp_file_writer_estimated_size(p->pq) >= w->t->options.target_file_size)
     return finish_file(w, p, err);
   return PAIMON_OK;
 }

@@ -29,7 +29,7 @@ typedef struct cp_rows_part {
   int32_t bucket;
   char *dir;
   cp_wfile *file;
-  cp_pq_writer *pq;
+  struct cp_file_writer *pq;
   char *path;
   const char *name;
   cp_data_file_meta *done;

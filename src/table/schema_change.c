@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "base/time.h"
+#include "table/file_io.h"
 #include "table/rest_catalog.h"
 #include "table/store.h"
 #include "table/table.h"
@@ -407,6 +408,9 @@ static int validate_altered(alter_ctx *a, const cp_table_schema *s) {
         return paimon_error_set(a->err, PAIMON_EINVAL,
                                 "Row tracking field name '%s' conflicts with existing field names.",
                                 s->row->fields[i].name);
+  cp_file_format format;
+  if (cp_file_format_parse(o.file_format, "", &format, NULL) == PAIMON_OK)
+    CP_RETURN_IF_ERROR(cp_file_format_check_row(format, s->row, a->err));
   return cp_type_check_field_ids(s->row, a->err);
 }
 

@@ -102,7 +102,7 @@ typedef struct cp_group_writer {
   char *dir, *path;
   char file_name[128];
   cp_wfile *file;
-  cp_pq_writer *pq; /* NULL when every written column is a BLOB */
+  struct cp_file_writer *pq; /* NULL when every written column is a BLOB */
   int64_t written;
   /* BLOB columns go to one `.blob` file each, the others (normal_row, fields normal_idx of row)
    * to the Parquet file, as a table's appends place them. */

@@ -25,6 +25,7 @@
 #include "base/uuid.h"
 #include "format/blob/blob_file.h"
 #include "meta/binary_row.h"
+#include "table/file_io.h"
 #include "table/paths.h"
 #include "table/stats.h"
 #include "table/update_internal.h"
@@ -96,10 +97,12 @@ int cp_group_writer_open(cp_group_writer *w, paimon_table *t, const cp_type *row
   if (!rc) rc = open_blobs(w, err);
   const cp_type *pq_row = w->n_blob ? w->normal_row : row;
   if (!rc && pq_row->n_fields) {
-    rc = new_file(w, "parquet", w->file_name, &w->path, &w->file, err);
+    const char *ext;
+    rc = cp_table_file_ext(t, &ext, err);
+    if (!rc) rc = new_file(w, ext, w->file_name, &w->path, &w->file, err);
     cp_pq_writer_options o;
     cp_table_writer_options(t, &o);
-    if (!rc) rc = cp_pq_writer_open(&w->pq, w->file, pq_row, &o, err);
+    if (!rc) rc = cp_file_writer_open(&w->pq, t, w->file, w->path, pq_row, &o, err);
   }
   if (rc) cp_group_writer_abort(w);
   return rc;
@@ -128,7 +131,7 @@ static int write_split(cp_group_writer *w, const struct ArrowArray *batch, paimo
   size_t nn = w->row->n_fields - w->n_blob;
   if (!rc && w->pq) {
     rc = cp_array_pick_children(&v, w->normal_idx, nn, batch->length, &normal, err);
-    if (!rc) rc = cp_pq_writer_write(w->pq, &w->normal_arrow, &normal, err);
+    if (!rc) rc = cp_file_writer_write(w->pq, &w->normal_arrow, &normal, err);
   }
   for (size_t f = 0; !rc && f < w->n_blob; f++)
     rc = write_blob_column(w, &w->blobs[f], &v.children[w->blobs[f].field], err);
@@ -145,7 +148,7 @@ int cp_group_writer_write(cp_group_writer *w, const struct ArrowArray *batch, pa
                             w->first_row_id, w->first_row_id + w->row_count - 1, w->row_count,
                             w->written, batch->length);
   int rc =
-      w->n_blob ? write_split(w, batch, err) : cp_pq_writer_write(w->pq, &w->arrow, batch, err);
+      w->n_blob ? write_split(w, batch, err) : cp_file_writer_write(w->pq, &w->arrow, batch, err);
   if (!rc) w->written += batch->length;
   return rc;
 }
@@ -218,7 +221,7 @@ int cp_group_writer_finish_files(cp_group_writer *w, cp_arena *arena, cp_data_fi
   size_t k = 0;
   if (w->pq) {
     cp_pq_file_stats st;
-    rc = cp_pq_writer_close(w->pq, &st, err);
+    rc = cp_file_writer_close(w->pq, &st, err);
     if (!rc) rc = cp_wfile_sync(w->file, err);
     if (!rc) rc = build_meta(w, w->n_blob ? w->normal_row : w->row, &st, arena, &metas[k], err);
     if (!rc) {
@@ -259,7 +262,7 @@ int cp_group_writer_finish(cp_group_writer *w, cp_arena *arena, cp_data_file_met
 }
 
 void cp_group_writer_abort(cp_group_writer *w) {
-  cp_pq_writer_free(w->pq);
+  cp_file_writer_free(w->pq);
   w->pq = NULL;
   if (w->file) cp_wfile_abort(w->file);
   w->file = NULL;

@@ -20,6 +20,7 @@
 #include "format/blob/blob_file.h"
 #include "table/blob_input.h"
 #include "format/parquet/writer.h"
+#include "table/file_io.h"
 #include "meta/options.h"
 #include "meta/binary_row.h"
 #include "table/commit_message.h"
@@ -45,7 +46,7 @@ typedef struct partition_writer {
   cp_bytes partition; /* serialized BinaryRow (in the write's arena) */
   char *dir;          /* bucket directory */
   cp_wfile *file;
-  cp_pq_writer *pq;
+  cp_file_writer *pq;
   bool threaded; /* pq compresses on threads (at most one open writer does) */
   char *path;
   const char *file_name;
@@ -288,8 +289,10 @@ static int normalize(paimon_write *w, const struct ArrowSchema *schema,
 
 static int open_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
   char name[128];
-  snprintf(name, sizeof name, "%s%s-%d.parquet", w->table->options.data_file_prefix, w->uuid,
-           pw->file_counter++);
+  const char *ext;
+  CP_RETURN_IF_ERROR(cp_table_file_ext(w->table, &ext, err));
+  snprintf(name, sizeof name, "%s%s-%d.%s", w->table->options.data_file_prefix, w->uuid,
+           pw->file_counter++, ext);
   pw->rows = 0;
   size_t n = strlen(pw->dir) + strlen(name) + 2;
   pw->path = malloc(n);
@@ -303,8 +306,8 @@ static int open_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
   for (size_t i = 0; i < w->n_writers && opts.compress_threads; i++)
     if (w->writers[i].pq && w->writers[i].threaded) opts.compress_threads = 0;
   pw->threaded = opts.compress_threads > 0;
-  int rc =
-      cp_pq_writer_open(&pw->pq, pw->file, w->n_blob ? w->normal_row : w->write_row, &opts, err);
+  int rc = cp_file_writer_open(&pw->pq, w->table, pw->file, pw->path,
+                               w->n_blob ? w->normal_row : w->write_row, &opts, err);
   if (rc) {
     cp_wfile_abort(pw->file);
     pw->file = NULL;
@@ -322,7 +325,7 @@ static void discard_blob(blob_out *b) {
 }
 
 static void discard_open_file(partition_writer *pw) {
-  cp_pq_writer_free(pw->pq);
+  cp_file_writer_free(pw->pq);
   pw->pq = NULL;
   if (pw->file) cp_wfile_abort(pw->file);
   pw->file = NULL;
@@ -433,12 +436,12 @@ static int write_blob_rows(paimon_write *w, partition_writer *pw, size_t f,
 /* Closes the open file into a DataFileMeta (§4.4: empty keys, level 0, APPEND, sequence 0/0 for
  * the committer to stamp, first_row_id unset for the committer to assign). */
 static int finish_file(paimon_write *w, partition_writer *pw, paimon_error *err) {
-  if (cp_pq_writer_row_count(pw->pq) == 0) { /* every batch was rejected: no file */
+  if (cp_file_writer_row_count(pw->pq) == 0) { /* every batch was rejected: no file */
     discard_open_file(pw);
     return PAIMON_OK;
   }
   cp_pq_file_stats st;
-  int rc = cp_pq_writer_close(pw->pq, &st, err);
+  int rc = cp_file_writer_close(pw->pq, &st, err);
   if (!rc) rc = cp_wfile_sync(pw->file, err);
   if (rc) {
     discard_open_file(pw);
@@ -480,7 +483,7 @@ static int finish_file(paimon_write *w, partition_writer *pw, paimon_error *err)
   }
   if (!rc) rc = cp_wfile_close(pw->file, err);
   pw->file = NULL;
-  cp_pq_writer_free(pw->pq);
+  cp_file_writer_free(pw->pq);
   pw->pq = NULL;
   if (rc) {
     cp_fs_delete(w->table->fs, pw->path, NULL);
@@ -550,7 +553,7 @@ static int write_with_blobs(paimon_write *w, partition_writer *pw, const struct 
                                lens + f * (size_t)rows->length, err);
     if (rc) *refused = true;
   }
-  if (!rc) rc = cp_pq_writer_write(pw->pq, &w->normal_arrow, &normal, err);
+  if (!rc) rc = cp_file_writer_write(pw->pq, &w->normal_arrow, &normal, err);
   /* The Parquet writer takes a batch whole or not at all; the blobs follow it. */
   for (size_t f = 0; !rc && f < w->n_blob; f++)
     rc = write_blob_rows(w, pw, f, &v.children[w->blob_idx[f]], lens + f * (size_t)rows->length,
@@ -598,7 +601,7 @@ static int write_rows(paimon_write *w, partition_writer *pw, const struct ArrowA
   }
   bool refused = false; /* by the descriptor check, before anything was written */
   int rc = w->n_blob ? write_with_blobs(w, pw, rows, &refused, err)
-                     : cp_pq_writer_write(pw->pq, &w->write_arrow, rows, err);
+                     : cp_file_writer_write(pw->pq, &w->write_arrow, rows, err);
   if (rc) {
     /* A rejected batch leaves the writer intact; other failures poison the file (and the open
      * `.blob` files beside it). */
@@ -610,7 +613,7 @@ static int write_rows(paimon_write *w, partition_writer *pw, const struct ArrowA
   }
   pw->rows += rows->length;
   if (pw->rows >= w->table->options.target_file_row_num ||
-      (int64_t)cp_pq_writer_estimated_size(pw->pq) >= w->table->options.target_file_size)
+      (int64_t)cp_file_writer_estimated_size(pw->pq) >= w->table->options.target_file_size)
     return finish_file(w, pw, err);
   return PAIMON_OK;
 }

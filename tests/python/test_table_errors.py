@@ -87,9 +87,9 @@ def test_stale_or_garbage_hint_is_tolerated(tmp_path):
     assert catalog.get_table("db.t").latest_snapshot_id() == 3
 
 
-@pytest.mark.parametrize("fmt, shown", [("orc", "an ORC"), ("avro", "an Avro")])
+@pytest.mark.parametrize("fmt, shown", [("orc", "an ORC")])
 def test_unsupported_data_file_format_says_which(tmp_path, run_cli, fmt, shown):
-    # pypaimon (and Spark) write ORC and Avro data files; cpaimon reads Parquet only, and used to
+    # pypaimon (and Spark) write ORC data files; cpaimon reads Parquet and Avro only, and used to
     # say "not a Parquet file: bytes at offset N are not the PAR1 magic".
     import pypaimon
     py = pypaimon.CatalogFactory.create({"warehouse": str(tmp_path)})
@@ -104,7 +104,7 @@ def test_unsupported_data_file_format_says_which(tmp_path, run_cli, fmt, shown):
     catalog = cpaimon.CatalogFactory.create({"warehouse": str(tmp_path)})
     data_file = next((tmp_path / "db.db" / "t" / "bucket-0").glob(f"*.{fmt}"))
     expected = (f"data file {data_file} is {shown} file (file.format '{fmt}'): cpaimon does not "
-                f"read {shown.split()[1]} data files yet, only Parquet")
+                f"read {shown.split()[1]} data files yet, only Parquet and Avro")
     with pytest.raises(OSError) as e:
         read(catalog)
     assert expected in str(e.value)
