@@ -41,7 +41,7 @@ seed_dir() {
       cp -n tests/sql/*.sql "$dir" 2>/dev/null || true ;;
     fuzz_type_parse)
       printf 'ARRAY<MAP<STRING, ROW<a INT, b DECIMAL(10, 2)>>>' >"$dir/nested" ;;
-    fuzz_meta_files|fuzz_commit_messages)
+    fuzz_meta_files|fuzz_commit_messages|fuzz_plan_bytes)
       # Real metadata of a small table, written through the project's venv (pypaimon, fastavro,
       # the cpaimon binding); a hand-made seed when that is not available.
       [ -x .venv/bin/python ] &&

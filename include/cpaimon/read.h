@@ -151,6 +151,18 @@ size_t paimon_plan_split_count(const paimon_plan *plan);
  * or slice reads in part, the rows of that part). */
 int64_t paimon_plan_split_row_count(const paimon_plan *plan, size_t i);
 
+/* Splits as bytes, to be read in another process (a Ray worker, a process pool) without
+ * planning again: splits `indices[0..n)` of `plan` (all when indices is NULL), with the plan's
+ * snapshot id, in a stable self-describing form (the files as Paimon manifest entries). *out is
+ * malloc'd (free()). EINVAL for an index out of range. */
+int paimon_plan_serialize(const paimon_plan *plan, const size_t *indices, size_t n, uint8_t **out,
+                          size_t *len, paimon_error *err);
+/* A plan holding the splits of `data` (bytes of paimon_plan_serialize), read with
+ * paimon_plan_read through a read builder of the same table: its projection, filter and time
+ * travel apply as for a plan it made (give the same ones the splits were planned with). EINVAL
+ * for bytes that are not serialized splits. */
+int paimon_plan_deserialize(paimon_plan **out, const void *data, size_t len, paimon_error *err);
+
 /* Streams the rows of splits `indices[0..n)` of `plan` (all splits when indices is NULL). */
 int paimon_plan_read(paimon_read_builder *rb, const paimon_plan *plan, const size_t *indices,
                      size_t n, struct ArrowArrayStream *out, paimon_error *err);

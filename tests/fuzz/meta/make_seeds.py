@@ -1,12 +1,15 @@
-"""Seed inputs for two fuzz harnesses (scripts/fuzz.sh):
+"""Seed inputs for three fuzz harnesses (scripts/fuzz.sh):
 
     .venv/bin/python tests/fuzz/meta/make_seeds.py fuzz_meta_files OUT_DIR
     .venv/bin/python tests/fuzz/meta/make_seeds.py fuzz_commit_messages OUT_DIR
+    .venv/bin/python tests/fuzz/meta/make_seeds.py fuzz_plan_bytes OUT_DIR
 
 fuzz_meta_files: real metadata of a small partitioned table written by pypaimon, each file
 prefixed with the harness's mode byte: 0 snapshot, 1 schema, 2 hint, 3 manifest, 4 manifest list,
 5 index manifest, 6 BinaryRow (after one byte that shifts the field types).
 fuzz_commit_messages: commit messages serialized by cpaimon's Python binding.
+fuzz_plan_bytes: splits serialized by cpaimon's Python binding (data-evolution groups, a slice
+and a deletion vector among them).
 """
 import pathlib
 import sys
@@ -85,6 +88,36 @@ def commit_seeds(out: pathlib.Path) -> int:
     return 0
 
 
+def plan_seeds(out: pathlib.Path) -> int:
+    import pyarrow as pa
+    import cpaimon
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as wh:
+        cat = cpaimon.CatalogFactory.create({"warehouse": wh})
+        cat.create_database("db", True)
+        cat.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
+            pa.schema([("p", pa.string()), ("id", pa.int64())]), partition_keys=["p"],
+            options={"row-tracking.enabled": "true", "data-evolution.enabled": "true",
+                     "deletion-vectors.enabled": "true"}), False)
+        t = cat.get_table("db.t")
+        for i in range(2):
+            wb = t.new_batch_write_builder()
+            w = wb.new_write()
+            w.write_arrow(pa.table({"p": ["a", "b", "a"], "id": [i, i + 1, i + 2]}))
+            wb.new_commit().commit(w.prepare_commit())
+        wb = t.new_batch_write_builder()
+        wb.new_commit().commit(wb.new_update().delete_by_row_id([1]))
+        n = 0
+        for scan in (t.new_read_builder().new_scan(),
+                     t.new_read_builder().new_scan().with_slice(1, 5)):
+            for s in scan.plan().splits():
+                (out / f"seed-{n}").write_bytes(s.serialize())
+                n += 1
+    return 0
+
+
 if __name__ == "__main__":
-    make = {"fuzz_meta_files": meta_seeds, "fuzz_commit_messages": commit_seeds}[sys.argv[1]]
+    make = {"fuzz_meta_files": meta_seeds, "fuzz_commit_messages": commit_seeds,
+            "fuzz_plan_bytes": plan_seeds}[sys.argv[1]]
     sys.exit(make(pathlib.Path(sys.argv[2])))
