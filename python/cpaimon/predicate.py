@@ -18,17 +18,39 @@ class Predicate:
     with a loop, never by recursion, however deep it is.
     """
 
-    def __init__(self, handle=None, how=None, children=None):
+    def __init__(self, handle=None, how=None, children=None, leaf=None):
         self._built = handle
         self._how = how
         self._children = children
+        self._leaf = leaf  # (method, field, values) of a PredicateBuilder leaf, for pickling
 
     @property
     def _handle(self):
         if self._built is None:
             self._built = _cpaimon.predicate_build(self._program())
-            self._children = None
         return self._built
+
+    def _recipe(self):
+        """The tree in postfix order as PredicateBuilder calls: ("leaf", method, field, values)
+        and (how, n) entries. Walked with a loop, as _program."""
+        recipe, todo = [], [(self, False)]
+        while todo:
+            node, combined = todo.pop()
+            if node._leaf is not None:
+                recipe.append(("leaf",) + node._leaf)
+            elif node._children is None:
+                raise TypeError("this predicate was not made by a PredicateBuilder and cannot "
+                                "be pickled")
+            elif combined:
+                recipe.append((node._how, len(node._children)))
+            else:
+                todo.append((node, True))
+                todo.extend((child, False) for child in reversed(node._children))
+        return recipe
+
+    def __reduce__(self):
+        # Picklable (a Ray or process-pool worker rebuilds it), as pypaimon's predicates are.
+        return _from_recipe, (self._recipe(),)
 
     def _program(self):
         """The tree in postfix order for ``_cpaimon.predicate_build``."""
@@ -48,6 +70,19 @@ class Predicate:
         return f"Predicate({_cpaimon.predicate_text(self._handle)})"
 
 
+def _from_recipe(recipe) -> "Predicate":
+    builder, stack = PredicateBuilder(), []
+    for step in recipe:
+        if step[0] == "leaf":
+            stack.append(builder._leaf(*step[1:]))
+        else:
+            how, n = step
+            children = stack[len(stack) - n:]
+            del stack[len(stack) - n:]
+            stack.append(Predicate(how=how, children=children))
+    return stack[0]
+
+
 def _values(values: List[Any]) -> pa.Array:
     return pa.array(values)
 
@@ -65,7 +100,7 @@ class PredicateBuilder:
         if self.field_names is not None and field not in self.field_names:
             raise ValueError(f"The field {field} is not in field list {self.field_names}.")
         arr = None if values is None else _values(values)
-        return Predicate(_cpaimon.predicate_leaf(method, field, arr))
+        return Predicate(_cpaimon.predicate_leaf(method, field, arr), leaf=(method, field, values))
 
     def equal(self, field: str, literal: Any) -> Predicate:
         return self._leaf("equal", field, [literal])

@@ -73,10 +73,27 @@ def _check_int(value, what: str):
 
 
 class Split:
+    """One split of a plan. Picklable (``serialize()`` / ``Split.deserialize``): a split planned
+    in one process is read in another — a Ray or process-pool worker — by a read builder of the
+    same table with the same projection, filter and snapshot, without planning again."""
+
     def __init__(self, plan, index: int, row_count: int):
         self._plan = plan
         self.index = index
         self.row_count = row_count
+
+    def serialize(self) -> bytes:
+        return _cpaimon.plan_serialize(self._plan._handle, [self.index])
+
+    @staticmethod
+    def deserialize(data: bytes) -> "Split":
+        plan = Plan(_cpaimon.plan_deserialize(data))
+        if len(plan._splits) != 1:
+            raise ValueError(f"serialized split holds {len(plan._splits)} splits, expected 1")
+        return plan._splits[0]
+
+    def __reduce__(self):
+        return Split.deserialize, (self.serialize(),)
 
 
 class Plan:
@@ -258,23 +275,44 @@ class TableRead:
             raise ValueError(f"{source} must be >= 1, got {value}")
         return min(value, 64)
 
-    def _stream(self, splits: Optional[List[Split]], whole: bool = False, threads: int = -1):
-        """The C stream of `splits`; `whole` when every batch will be kept (to_arrow), which lets
-        the C read threads run ahead without bound (include/cpaimon/read.h)."""
-        if not splits:
-            return None
-        plan = splits[0]._plan
-        if any(s._plan is not plan for s in splits):
-            raise ValueError("splits must come from one plan")
-        return _cpaimon.plan_read(plan._rb, plan._handle, [s.index for s in splits], self._limit,
-                                  whole, threads)
+    def _stream(self, plan, indices, limit, whole: bool = False, threads: int = -1):
+        """The C stream of splits `indices` of `plan`; `whole` when every batch will be kept
+        (to_arrow), which lets the C read threads run ahead without bound
+        (include/cpaimon/read.h). A plan that came as bytes (Split.deserialize) is read through
+        this read builder."""
+        rb = plan._rb if getattr(plan, "_rb", None) is not None else self._builder._native()
+        stream = _cpaimon.plan_read(rb, plan._handle, indices, limit, whole, threads)
+        return pa.RecordBatchReader._import_from_c_capsule(stream.__arrow_c_stream__())
 
     def _reader(self, splits, whole, parallelism=None):
         threads = self._threads(parallelism)
-        stream = self._stream(splits, whole, threads)
-        if stream is None:
+        if not splits:
             return pa.RecordBatchReader.from_batches(self._builder.read_type(), [])
-        return pa.RecordBatchReader._import_from_c_capsule(stream.__arrow_c_stream__())
+        # Splits of one plan are read as one stream; splits of several (deserialized ones, from
+        # other processes) plan by plan, in the order given, under one limit.
+        groups = []
+        for s in splits:
+            if groups and groups[-1][0] is s._plan:
+                groups[-1][1].append(s.index)
+            else:
+                groups.append((s._plan, [s.index]))
+        if len(groups) == 1:
+            return self._stream(groups[0][0], groups[0][1], self._limit, whole, threads)
+        first = self._stream(groups[0][0], groups[0][1], self._limit, whole, threads)
+
+        def batches():
+            left = self._limit
+            for k, (plan, indices) in enumerate(groups):
+                if left is not None and left <= 0:
+                    return
+                reader = first if k == 0 else self._stream(plan, indices, left, whole, threads)
+                for b in reader:
+                    if left is not None:
+                        b = b.slice(0, left)
+                        left -= b.num_rows
+                    yield b
+
+        return pa.RecordBatchReader.from_batches(first.schema, batches())
 
     def to_arrow_batch_reader(self, splits: List[Split], blob_parallelism: Optional[int] = None,
                               parallelism: Optional[int] = None) -> pa.RecordBatchReader:
@@ -300,6 +338,22 @@ class TableRead:
             columns = [column.to_pylist() for column in batch.columns]
             for values in zip(*columns):
                 yield InternalRow(values)
+
+    def to_ray(self, splits: List[Split], *, ray_remote_args=None, concurrency=None,
+               override_num_blocks=None, **read_args):
+        """The rows of `splits` as a Ray Dataset (pypaimon's to_ray): Ray tasks read the splits,
+        shipped as bytes, with this read's projection, filter, limit and snapshot
+        (cpaimon.ray)."""
+        from cpaimon.ray import dataset_of_splits
+
+        b = self._builder
+        options = dict(b.table.options)
+        if b._snapshot_id is not None:
+            options["scan.snapshot-id"] = str(b._snapshot_id)
+        return dataset_of_splits(b.table.name, b.table.catalog.options, options, b._projection,
+                                 b._predicate, self._limit, splits, b.read_type(),
+                                 ray_remote_args=ray_remote_args, concurrency=concurrency,
+                                 override_num_blocks=override_num_blocks, **read_args)
 
     def to_duckdb(self, splits: List[Split], table_name: str, connection=None,
                   parallelism: Optional[int] = None):

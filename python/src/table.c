@@ -1323,6 +1323,62 @@ static PyObject *py_plan_info(PyObject *self, PyObject *args) {
   return out;
 }
 
+/* A sequence of split indices (None: every split, *idx NULL) as a PyMem array; -1 with an
+ * exception set on failure. */
+static int parse_indices(PyObject *indices, size_t **idx, size_t *n) {
+  *idx = NULL;
+  *n = 0;
+  if (indices == Py_None) return 0;
+  PyObject *fast = PySequence_Fast(indices, "indices must be a sequence of ints");
+  if (!fast) return -1;
+  *n = (size_t)PySequence_Fast_GET_SIZE(fast);
+  *idx = PyMem_Malloc((*n ? *n : 1) * sizeof **idx);
+  for (size_t i = 0; *idx && i < *n; i++)
+    (*idx)[i] = PyLong_AsSize_t(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i));
+  Py_DECREF(fast);
+  if (!*idx) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  if (PyErr_Occurred()) {
+    PyMem_Free(*idx);
+    *idx = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+/* plan_serialize(plan, indices or None) -> bytes (include/cpaimon/read.h) */
+static PyObject *py_plan_serialize(PyObject *self, PyObject *args) {
+  PyObject *pcap, *indices;
+  if (!PyArg_ParseTuple(args, "OO", &pcap, &indices)) return NULL;
+  paimon_plan *p = unwrap(pcap, &K_PLAN);
+  size_t *idx = NULL, n = 0;
+  if (!p || parse_indices(indices, &idx, &n) != 0) return NULL;
+  paimon_error err;
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  int rc = paimon_plan_serialize(p, idx, n, &bytes, &len, &err);
+  PyMem_Free(idx);
+  if (rc) return cp_py_raise(rc, &err);
+  PyObject *out = PyBytes_FromStringAndSize((const char *)bytes, (Py_ssize_t)len);
+  free(bytes);
+  return out;
+}
+
+/* plan_deserialize(bytes) -> plan */
+static PyObject *py_plan_deserialize(PyObject *self, PyObject *args) {
+  Py_buffer buf;
+  if (!PyArg_ParseTuple(args, "y*", &buf)) return NULL;
+  paimon_error err;
+  paimon_plan *p = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = paimon_plan_deserialize(&p, buf.buf, (size_t)buf.len, &err);
+  Py_END_ALLOW_THREADS PyBuffer_Release(&buf);
+  if (rc) return cp_py_raise(rc, &err);
+  return wrap(p, &K_PLAN, NULL);
+}
+
 /* plan_read(rb, plan, indices or None[, limit[, whole[, threads]]]) -> ArrowStream; `whole`:
  * the caller keeps every batch (to_arrow), so read threads may run ahead without bound. `limit`
  * (an int, or None for none) replaces the builder's row limit for this and later reads through
@@ -1345,20 +1401,7 @@ static PyObject *py_plan_read(PyObject *self, PyObject *args) {
     if (lrc) return cp_py_raise(lrc, &lerr);
   }
   size_t *idx = NULL, n = 0;
-  if (indices != Py_None) {
-    PyObject *fast = PySequence_Fast(indices, "indices must be a sequence of ints");
-    if (!fast) return NULL;
-    n = (size_t)PySequence_Fast_GET_SIZE(fast);
-    idx = PyMem_Malloc((n ? n : 1) * sizeof *idx);
-    for (size_t i = 0; idx && i < n; i++)
-      idx[i] = PyLong_AsSize_t(PySequence_Fast_GET_ITEM(fast, (Py_ssize_t)i));
-    Py_DECREF(fast);
-    if (!idx) return PyErr_NoMemory();
-    if (PyErr_Occurred()) {
-      PyMem_Free(idx);
-      return NULL;
-    }
-  }
+  if (parse_indices(indices, &idx, &n) != 0) return NULL;
   paimon_error err;
   struct ArrowArrayStream stream;
   /* A consumer that keeps every batch lets the read threads run ahead without bound. */
@@ -1501,4 +1544,6 @@ PyMethodDef cp_py_table_methods[] = {
     {"read_builder_set_partition_filter", py_rb_set_partition_filter, METH_VARARGS, NULL},
     {"plan_info", py_plan_info, METH_VARARGS, NULL},
     {"plan_read", py_plan_read, METH_VARARGS, NULL},
+    {"plan_serialize", py_plan_serialize, METH_VARARGS, NULL},
+    {"plan_deserialize", py_plan_deserialize, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL}};
