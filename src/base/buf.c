@@ -168,3 +168,14 @@ void cp_chain_free(cp_chain *c) {
   if (c->nodes != c->inline_nodes) free(c->nodes);
   cp_chain_init(c);
 }
+
+int cp_buf_append_u32le(cp_buf *b, uint32_t v, paimon_error *err) {
+  uint8_t p[4];
+  cp_store_u32le(p, v);
+  return cp_buf_append(b, p, 4, err);
+}
+
+int cp_buf_append_i64le(cp_buf *b, int64_t v, paimon_error *err) {
+  int rc = cp_buf_append_u32le(b, (uint32_t)(uint64_t)v, err);
+  return rc ? rc : cp_buf_append_u32le(b, (uint32_t)((uint64_t)v >> 32), err);
+}

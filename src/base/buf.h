@@ -44,6 +44,20 @@ int cp_buf_appendf(cp_buf *b, paimon_error *err, const char *fmt, ...) PAIMON_PR
 /* Appends one byte; the caller must have reserved room (hot-path helper). */
 static inline void cp_buf_push_unchecked(cp_buf *b, uint8_t v) { b->data[b->len++] = v; }
 
+/* Little-endian integers, for the byte forms cpaimon defines itself (serialized commit messages
+ * and splits). */
+static inline void cp_store_u32le(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint32_t cp_load_u32le(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline int64_t cp_load_i64le(const uint8_t *p) {
+  return (int64_t)((uint64_t)cp_load_u32le(p) | (uint64_t)cp_load_u32le(p + 4) << 32);
+}
+int cp_buf_append_u32le(cp_buf *b, uint32_t v, paimon_error *err);
+int cp_buf_append_i64le(cp_buf *b, int64_t v, paimon_error *err);
+
 /* Ensures data[len] == 0 (without counting it in len), so the contents can be used as a C string.
  */
 int cp_buf_nul_terminate(cp_buf *b, paimon_error *err);

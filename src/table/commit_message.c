@@ -130,13 +130,6 @@ int paimon_commit_messages_append(paimon_commit_messages *dst, const paimon_comm
   return PAIMON_OK;
 }
 
-static void put_u32(uint8_t *p, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get_u32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Whether `path` is below one of the comma-separated `roots` (each trimmed; a root matches
  * whole path segments). */
 static bool under_roots(const char *path, const char *roots) {
@@ -199,17 +192,6 @@ int cp_commit_messages_check(const paimon_table *t, const paimon_commit_messages
   return PAIMON_OK;
 }
 
-static int append_u32(cp_buf *b, uint32_t v, paimon_error *err) {
-  uint8_t p[4];
-  put_u32(p, v);
-  return cp_buf_append(b, p, 4, err);
-}
-
-static int append_i64(cp_buf *b, int64_t v, paimon_error *err) {
-  CP_RETURN_IF_ERROR(append_u32(b, (uint32_t)(uint64_t)v, err));
-  return append_u32(b, (uint32_t)((uint64_t)v >> 32), err);
-}
-
 /* Flattens the messages into manifest / index entries in message order. */
 static int flatten(const paimon_commit_messages *m, cp_entry_vec *files, cp_index_entry_vec *idx,
                    paimon_error *err) {
@@ -248,19 +230,19 @@ int paimon_commit_messages_serialize(const paimon_commit_messages *m, uint8_t **
                    done);
   CP_GOTO_IF_ERROR(rc, cp_index_manifest_encode(idx.items, idx.n, &opts, &idx_bytes, err), done);
   CP_GOTO_IF_ERROR(rc, cp_buf_append(&b, MAGIC, 4, err), done);
-  CP_GOTO_IF_ERROR(rc, append_u32(&b, VERSION, err), done);
-  CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)m->n, err), done);
+  CP_GOTO_IF_ERROR(rc, cp_buf_append_u32le(&b, VERSION, err), done);
+  CP_GOTO_IF_ERROR(rc, cp_buf_append_u32le(&b, (uint32_t)m->n, err), done);
   for (size_t i = 0; i < m->n; i++) {
     const cp_commit_message *c = &m->items[i];
-    CP_GOTO_IF_ERROR(rc, append_i64(&b, c->check_from_snapshot, err), done);
-    CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)(c->n_new + c->n_deleted), err), done);
-    CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)(c->n_index_adds + c->n_index_deletes), err),
-                     done);
-    CP_GOTO_IF_ERROR(rc, append_u32(&b, c->compact ? 1u : 0u, err), done);
+    CP_GOTO_IF_ERROR(rc, cp_buf_append_i64le(&b, c->check_from_snapshot, err), done);
+    CP_GOTO_IF_ERROR(rc, cp_buf_append_u32le(&b, (uint32_t)(c->n_new + c->n_deleted), err), done);
+    CP_GOTO_IF_ERROR(
+        rc, cp_buf_append_u32le(&b, (uint32_t)(c->n_index_adds + c->n_index_deletes), err), done);
+    CP_GOTO_IF_ERROR(rc, cp_buf_append_u32le(&b, c->compact ? 1u : 0u, err), done);
   }
-  CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)files_bytes.len, err), done);
+  CP_GOTO_IF_ERROR(rc, cp_buf_append_u32le(&b, (uint32_t)files_bytes.len, err), done);
   CP_GOTO_IF_ERROR(rc, cp_buf_append(&b, files_bytes.data, files_bytes.len, err), done);
-  CP_GOTO_IF_ERROR(rc, append_u32(&b, (uint32_t)idx_bytes.len, err), done);
+  CP_GOTO_IF_ERROR(rc, cp_buf_append_u32le(&b, (uint32_t)idx_bytes.len, err), done);
   CP_GOTO_IF_ERROR(rc, cp_buf_append(&b, idx_bytes.data, idx_bytes.len, err), done);
   *len = b.len;
   *out = cp_buf_detach(&b);
@@ -331,20 +313,20 @@ int paimon_commit_messages_deserialize(paimon_commit_messages **out, const void 
                                        paimon_error *err) {
   const uint8_t *p = data, *end = p + len;
   if (len < 12 || memcmp(p, MAGIC, 4) != 0) return corrupt(err, "bad magic");
-  uint32_t version = get_u32(p + 4);
+  uint32_t version = cp_load_u32le(p + 4);
   if (version != 1 && version != VERSION) return corrupt(err, "unsupported version");
   size_t header = version == 1 ? 16 : 20;
-  uint32_t n = get_u32(p + 8);
+  uint32_t n = cp_load_u32le(p + 8);
   p += 12;
   if ((size_t)(end - p) / header < n) return corrupt(err, "truncated headers");
   msg_header *h = calloc(n + 1, sizeof *h);
   if (!h) return CP_ENOMEM(err, "commit messages");
   uint64_t total_files = 0, total_index = 0;
   for (uint32_t i = 0; i < n; i++, p += header) {
-    h[i].check_from_snapshot = (int64_t)((uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32);
-    h[i].n_files = get_u32(p + 8);
-    h[i].n_index = get_u32(p + 12);
-    if (version > 1) h[i].flags = get_u32(p + 16);
+    h[i].check_from_snapshot = cp_load_i64le(p);
+    h[i].n_files = cp_load_u32le(p + 8);
+    h[i].n_index = cp_load_u32le(p + 12);
+    if (version > 1) h[i].flags = cp_load_u32le(p + 16);
     total_files += h[i].n_files;
     total_index += h[i].n_index;
   }
@@ -356,11 +338,11 @@ int paimon_commit_messages_deserialize(paimon_commit_messages **out, const void 
   const uint8_t *sections[2];
   uint32_t lens[2];
   for (int s = 0; !rc && s < 2; s++) {
-    if (end - p < 4 || (size_t)(end - p - 4) < get_u32(p)) {
+    if (end - p < 4 || (size_t)(end - p - 4) < cp_load_u32le(p)) {
       rc = corrupt(err, "truncated section");
       break;
     }
-    lens[s] = get_u32(p);
+    lens[s] = cp_load_u32le(p);
     sections[s] = p + 4;
     p += 4 + lens[s];
   }

@@ -22,40 +22,17 @@
 
 enum { F_MERGED = 1, F_SLICED = 2, F_DV = 4 };
 
-static void put_u32(uint8_t *p, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static int64_t get_i64(const uint8_t *p) {
-  return (int64_t)((uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32);
-}
-
-static int add_u32(cp_buf *b, uint32_t v, paimon_error *err) {
-  uint8_t p[4];
-  put_u32(p, v);
-  return cp_buf_append(b, p, 4, err);
-}
-
-static int add_i64(cp_buf *b, int64_t v, paimon_error *err) {
-  CP_RETURN_IF_ERROR(add_u32(b, (uint32_t)(uint64_t)v, err));
-  return add_u32(b, (uint32_t)((uint64_t)v >> 32), err);
-}
-
 static int add_split(cp_buf *b, const cp_split *s, paimon_error *err) {
   uint32_t flags =
       (s->merged ? F_MERGED : 0) | (s->sliced ? F_SLICED : 0) | (s->dv_path ? F_DV : 0);
-  CP_RETURN_IF_ERROR(add_u32(b, (uint32_t)s->n_files, err));
-  CP_RETURN_IF_ERROR(add_u32(b, flags, err));
+  CP_RETURN_IF_ERROR(cp_buf_append_u32le(b, (uint32_t)s->n_files, err));
+  CP_RETURN_IF_ERROR(cp_buf_append_u32le(b, flags, err));
   const int64_t fields[] = {s->first_row_id, s->row_count, s->slice_from,    s->slice_to,
                             s->dv_offset,    s->dv_length, s->dv_cardinality};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    CP_RETURN_IF_ERROR(add_i64(b, fields[i], err));
+    CP_RETURN_IF_ERROR(cp_buf_append_i64le(b, fields[i], err));
   size_t n = s->dv_path ? strlen(s->dv_path) : 0;
-  CP_RETURN_IF_ERROR(add_u32(b, (uint32_t)n, err));
+  CP_RETURN_IF_ERROR(cp_buf_append_u32le(b, (uint32_t)n, err));
   return n ? cp_buf_append(b, s->dv_path, n, err) : PAIMON_OK;
 }
 
@@ -75,9 +52,9 @@ int paimon_plan_serialize(const paimon_plan *plan, const size_t *indices, size_t
   if (!entries) return CP_ENOMEM(err, "plan");
   cp_buf b = CP_BUF_INIT, files = CP_BUF_INIT;
   int rc = cp_buf_append(&b, MAGIC, 4, err);
-  if (!rc) rc = add_u32(&b, VERSION, err);
-  if (!rc) rc = add_i64(&b, plan->snapshot_id, err);
-  if (!rc) rc = add_u32(&b, (uint32_t)count, err);
+  if (!rc) rc = cp_buf_append_u32le(&b, VERSION, err);
+  if (!rc) rc = cp_buf_append_i64le(&b, plan->snapshot_id, err);
+  if (!rc) rc = cp_buf_append_u32le(&b, (uint32_t)count, err);
   size_t at = 0;
   for (size_t i = 0; !rc && i < count; i++) {
     const cp_split *s = &plan->splits[indices ? indices[i] : i];
@@ -88,7 +65,7 @@ int paimon_plan_serialize(const paimon_plan *plan, const size_t *indices, size_t
   static const uint8_t sync[16] = "cpaimon-splits!!";
   cp_manifest_write_options o = {"zstandard", 1, sync};
   if (!rc) rc = cp_manifest_file_encode(entries, n_files, &o, &files, err);
-  if (!rc) rc = add_u32(&b, (uint32_t)files.len, err);
+  if (!rc) rc = cp_buf_append_u32le(&b, (uint32_t)files.len, err);
   if (!rc) rc = cp_buf_append(&b, files.data, files.len, err);
   free(entries);
   cp_buf_free(&files);
@@ -110,12 +87,12 @@ static int read_split(paimon_plan *plan, const uint8_t **p, const uint8_t *end, 
                       size_t *n_files, paimon_error *err) {
   if ((size_t)(end - *p) < SPLIT_HEADER + 4) return corrupt(err, "truncated split");
   const uint8_t *q = *p;
-  *n_files = get_u32(q);
-  uint32_t flags = get_u32(q + 4);
+  *n_files = cp_load_u32le(q);
+  uint32_t flags = cp_load_u32le(q + 4);
   if (flags & ~(uint32_t)(F_MERGED | F_SLICED | F_DV)) return corrupt(err, "unknown split flags");
   int64_t v[7];
-  for (int i = 0; i < 7; i++) v[i] = get_i64(q + 8 + 8 * i);
-  uint32_t path_len = get_u32(q + SPLIT_HEADER);
+  for (int i = 0; i < 7; i++) v[i] = cp_load_i64le(q + 8 + 8 * i);
+  uint32_t path_len = cp_load_u32le(q + SPLIT_HEADER);
   q += SPLIT_HEADER + 4;
   if ((size_t)(end - q) < path_len) return corrupt(err, "truncated deletion vector path");
   memset(s, 0, sizeof *s);
@@ -146,12 +123,12 @@ int paimon_plan_deserialize(paimon_plan **out, const void *data, size_t len, pai
   *out = NULL;
   const uint8_t *p = data, *end = p + len;
   if (len < 20 || memcmp(p, MAGIC, 4) != 0) return corrupt(err, "bad magic");
-  if (get_u32(p + 4) != VERSION) return corrupt(err, "unsupported version");
+  if (cp_load_u32le(p + 4) != VERSION) return corrupt(err, "unsupported version");
   paimon_plan *plan = calloc(1, sizeof *plan);
   if (!plan) return CP_ENOMEM(err, "plan");
   plan->arena = (cp_arena)CP_ARENA_INIT;
-  plan->snapshot_id = get_i64(p + 8);
-  uint32_t count = get_u32(p + 16);
+  plan->snapshot_id = cp_load_i64le(p + 8);
+  uint32_t count = cp_load_u32le(p + 16);
   p += 20;
   size_t *n_files = NULL;
   cp_entry_vec files = {0};
@@ -166,10 +143,11 @@ int paimon_plan_deserialize(paimon_plan **out, const void *data, size_t len, pai
     rc = read_split(plan, &p, end, &plan->splits[i], &n_files[i], err);
     total += n_files[i];
   }
-  if (!rc && (end - p < 4 || (size_t)(end - p - 4) != get_u32(p)))
+  if (!rc && (end - p < 4 || (size_t)(end - p - 4) != cp_load_u32le(p)))
     rc = corrupt(err, "bad file section length");
   if (!rc)
-    rc = cp_manifest_file_decode("serialized splits", p + 4, get_u32(p), &plan->arena, &files, err);
+    rc = cp_manifest_file_decode("serialized splits", p + 4, cp_load_u32le(p), &plan->arena, &files,
+                                 err);
   if (!rc && files.n != total) rc = corrupt(err, "file counts do not match the splits");
   /* Each split's files, copied into the plan's arena (the vector's array is freed below). */
   size_t at = 0;

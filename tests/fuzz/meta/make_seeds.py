@@ -69,18 +69,26 @@ def meta_seeds(out: pathlib.Path) -> int:
     return 0
 
 
-def commit_seeds(out: pathlib.Path) -> int:
+def _cpaimon_table(wh: str, options: dict):
+    """A table db.t (p STRING partition key, id BIGINT) in a cpaimon catalog at `wh`."""
     import pyarrow as pa
     import cpaimon
 
+    cat = cpaimon.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    cat.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
+        pa.schema([("p", pa.string()), ("id", pa.int64())]), partition_keys=["p"],
+        options=options), False)
+    return cat.get_table("db.t")
+
+
+def commit_seeds(out: pathlib.Path) -> int:
+    import pyarrow as pa
+
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as wh:
-        cat = cpaimon.CatalogFactory.create({"warehouse": wh})
-        cat.create_database("db", True)
-        cat.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
-            pa.schema([("p", pa.string()), ("id", pa.int64())]), partition_keys=["p"],
-            options={"row-tracking.enabled": "true"}), False)
-        w = cat.get_table("db.t").new_batch_write_builder().new_write()
+        w = _cpaimon_table(wh, {"row-tracking.enabled": "true"}).new_batch_write_builder() \
+            .new_write()
         w.write_arrow(pa.table({"p": ["a", "b"], "id": [1, 2]}))
         for i, m in enumerate(w.prepare_commit()):
             (out / f"seed-{i}").write_bytes(m.serialize())
@@ -90,17 +98,11 @@ def commit_seeds(out: pathlib.Path) -> int:
 
 def plan_seeds(out: pathlib.Path) -> int:
     import pyarrow as pa
-    import cpaimon
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as wh:
-        cat = cpaimon.CatalogFactory.create({"warehouse": wh})
-        cat.create_database("db", True)
-        cat.create_table("db.t", cpaimon.Schema.from_pyarrow_schema(
-            pa.schema([("p", pa.string()), ("id", pa.int64())]), partition_keys=["p"],
-            options={"row-tracking.enabled": "true", "data-evolution.enabled": "true",
-                     "deletion-vectors.enabled": "true"}), False)
-        t = cat.get_table("db.t")
+        t = _cpaimon_table(wh, {"row-tracking.enabled": "true", "data-evolution.enabled": "true",
+                                "deletion-vectors.enabled": "true"})
         for i in range(2):
             wb = t.new_batch_write_builder()
             w = wb.new_write()
