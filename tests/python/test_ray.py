@@ -126,6 +126,18 @@ def test_read_paimon_reads_what_pypaimon_reads(ray_cluster, tmp_path):
     assert empty.count() == 0 and empty.schema().names == ["id", "name", "pt"]
 
 
+def test_read_paimon_cuts_large_splits_into_shards(ray_cluster, tmp_path):
+    """One file, four read tasks: the driver plans four shards of its rows (with_shard), and the
+    tasks together read every row once, _ROW_ID and _SEQUENCE_NUMBER included."""
+    t = make_table(cpaimon, tmp_path, partitioned=False)
+    py_write(t, rows(0, 1000))
+    opts = {"warehouse": str(tmp_path)}
+    names = ["id", "name", "pt", "_ROW_ID", "_SEQUENCE_NUMBER"]
+    ds = cray.read_paimon("db.t", opts, projection=names, override_num_blocks=4).materialize()
+    assert ds.num_blocks() == 4
+    assert dataset_rows(ds) == py_rows(tmp_path)
+
+
 def test_write_paimon_commits_once(ray_cluster, tmp_path):
     make_table(cpaimon, tmp_path)
     opts = {"warehouse": str(tmp_path)}

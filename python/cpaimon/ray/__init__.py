@@ -11,6 +11,7 @@ files of its failed attempt uncommitted (orphans, removed by ``remove_orphan_fil
 ``shard_update`` refuses a missing or doubled shard before committing anything.
 """
 import functools
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Union
 
@@ -84,28 +85,61 @@ def read_paimon(table_identifier: str, catalog_options: Dict[str, str], *, filte
     return dataset_of_splits(table_identifier, catalog_options, options, projection, filter, limit,
                              splits, schema, ray_remote_args=ray_remote_args,
                              concurrency=concurrency, override_num_blocks=override_num_blocks,
-                             **read_args)
+                             reshard=True, **read_args)
 
 
 def dataset_of_splits(table_identifier, catalog_options, table_options, projection, predicate,
                       limit, splits, schema, *, ray_remote_args=None, concurrency=None,
-                      override_num_blocks=None, **read_args):
+                      override_num_blocks=None, reshard=False, **read_args):
     """A Ray Dataset of planned splits (read_paimon, TableRead.to_ray): tasks get the splits as
-    bytes, balanced by row count, and read them through a read builder of `table_options`."""
+    bytes, balanced by row count, and read them through a read builder of `table_options`.
+    `reshard`: the splits are a whole table's, which may instead be planned again as shards when
+    there are fewer of them than tasks."""
     ray_data = _ray_data()
     if override_num_blocks is not None and override_num_blocks < 1:
         raise ValueError(f"override_num_blocks must be at least 1, got {override_num_blocks}")
     if not splits:
         return ray_data.from_arrow(schema.empty_table())
+    if override_num_blocks is None:
+        # Ray's default asks for at least 200 blocks and splits every task's output to get them;
+        # cpaimon's tasks read ~1M rows each, and at least two per CPU when there are rows.
+        import math
+        import ray
+        rows = sum(s.row_count for s in splits)
+        cpus = int(ray.cluster_resources().get("CPU", 1)) if ray.is_initialized() else \
+            (os.cpu_count() or 1)
+        blocks = max(math.ceil(rows / _MIN_TASK_ROWS), min(2 * cpus, math.ceil(rows / 65536)))
+        override_num_blocks = max(1, min(200, blocks))
     source = _datasource_class()(
         table_identifier, dict(catalog_options), dict(table_options), projection, predicate,
-        limit, [s.serialize() for s in splits], [s.row_count for s in splits], schema)
+        limit, [s.serialize() for s in splits], [s.row_count for s in splits], schema, reshard)
     return ray_data.read_datasource(source, ray_remote_args=ray_remote_args,
                                     concurrency=concurrency,
                                     override_num_blocks=override_num_blocks, **read_args)
 
 
 _DATASOURCE = None
+
+
+def _row_width(schema: pa.Schema) -> int:
+    """A guess of the Arrow bytes a row takes: fixed widths as they are, 32 for a string or
+    binary value, 64 for a list or map, the sum of the fields for a struct."""
+    def width(t: pa.DataType) -> int:
+        if pa.types.is_struct(t):
+            return sum(width(f.type) for f in t)
+        if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_map(t) \
+                or pa.types.is_fixed_size_list(t):
+            return 64
+        try:
+            return max(1, t.bit_width // 8)
+        except ValueError:
+            return 32
+    return max(1, sum(width(f.type) for f in schema))
+
+# Rows a read task reads at the least, unless override_num_blocks asks for more tasks: Ray's
+# default parallelism (up to 200 tasks) would cut a 10M-row table into tasks whose start-up
+# costs more than their reading.
+_MIN_TASK_ROWS = 1 << 20
 
 
 def _datasource_class():
@@ -117,24 +151,40 @@ def _datasource_class():
 
     class CpaimonDatasource(Datasource):
         def __init__(self, identifier, catalog_options, table_options, projection, predicate,
-                     limit, splits, rows, schema):
+                     limit, splits, rows, schema, reshard=False):
             super().__init__()
             self._args = (identifier, catalog_options, table_options, projection, predicate,
                           limit)
             self._splits, self._rows, self._schema = splits, rows, schema
+            self._reshard = reshard
 
         def get_name(self) -> str:
             return "CpaimonTable"
 
         def estimate_inmemory_data_size(self) -> Optional[int]:
-            return None
+            # Ray sizes its parallelism (and its block splitting) from this.
+            return sum(self._rows) * _row_width(self._schema)
 
         def get_read_tasks(self, parallelism: int, per_task_row_limit=None, data_context=None):
             tasks = []
             args = self._args
-            for group in _balanced(self._rows, parallelism):
-                chunk = [self._splits[i] for i in group]
-                rows = sum(self._rows[i] for i in group)
+            splits, sizes = self._splits, self._rows
+            # Fewer splits than tasks (a few large files): plan shards of the table's rows
+            # instead (TableScan.with_shard), each task reading its part of the same files.
+            if self._reshard and args[5] is None and len(splits) < parallelism:
+                splits, sizes, groups = [], [], []
+                for i in range(parallelism):
+                    shard, rows = _tasks.shard_splits(*args[:5], i, parallelism)
+                    groups.append(list(range(len(splits), len(splits) + len(shard))))
+                    splits += shard
+                    sizes += rows
+            else:
+                groups = _balanced(sizes, parallelism)
+            for group in groups:
+                if not group:
+                    continue
+                chunk = [splits[i] for i in group]
+                rows = sum(sizes[i] for i in group)
                 exact = args[4] is None and args[5] is None  # no filter, no limit
                 meta = BlockMetadata(num_rows=rows if exact else None, size_bytes=None,
                                      input_files=None, exec_stats=None)
@@ -294,6 +344,10 @@ def update_by_row_id(target: str, source, catalog_options: Dict[str, str], *,
         rows = [r for f in futures for r in f.result().to_pylist()]
     else:
         ds = _as_dataset(source).map_batches(assign, batch_format="pyarrow")
+        # A sort-based shuffle for the grouping: Ray's hash shuffle reserves CPUs for its
+        # aggregators and waits forever on a cluster that has none left (one CPU).
+        from ray.data.context import ShuffleStrategy
+        ds.context.shuffle_strategy = ShuffleStrategy.SORT_SHUFFLE_PULL_BASED
 
         kwargs = {"batch_format": "pyarrow"}
         if ray_remote_args:

@@ -39,6 +39,16 @@ def read_splits(identifier: str, catalog_options: Dict[str, str], table_options,
         yield pa.Table.from_batches([batch])
 
 
+def shard_splits(identifier: str, catalog_options: Dict[str, str], table_options, projection,
+                 predicate, shard: int, num_shards: int) -> Tuple[List[bytes], List[int]]:
+    """Shard `shard` of `num_shards` of the table's rows (TableScan.with_shard), planned: its
+    splits as bytes and their row counts."""
+    table = open_table(identifier, catalog_options, table_options)
+    rb = read_builder(table, projection, predicate)
+    splits = rb.new_scan().with_shard(shard, num_shards).plan().splits()
+    return [s.serialize() for s in splits], [s.row_count for s in splits]
+
+
 def write_tables(identifier: str, catalog_options: Dict[str, str],
                  tables: Iterable[pa.Table]) -> List[bytes]:
     """Writes the tables' rows into new data files and returns their commit messages,
