@@ -35,6 +35,29 @@ def compile_package() -> None:
                            quiet=1)
 
 
+def best_worker_run(worker: str, args: list, repeat: int, rows: int, before=None) -> dict:
+    """Runs `python -c worker *args` `repeat` times in fresh processes (calling `before()` ahead of
+    each, e.g. to reset a warehouse) and returns the fastest run's JSON line (its last stdout
+    line, which must carry "seconds" and "rows" == `rows`)."""
+    import json
+    import subprocess
+    import sys
+
+    best = None
+    for _ in range(repeat):
+        if before is not None:
+            before()
+        r = subprocess.run([sys.executable, "-c", worker, *map(str, args)], capture_output=True,
+                           text=True, env=dict(os.environ, **WORKER_ENV))
+        if r.returncode:
+            raise SystemExit(f"{args}: {r.stderr[-3000:]}")
+        got = json.loads(r.stdout.strip().splitlines()[-1])
+        assert got["rows"] == rows, got
+        if best is None or got["seconds"] < best["seconds"]:
+            best = got
+    return best
+
+
 def write_results_section(lines: list) -> None:
     """Puts `lines` (starting with a "## Title" heading) into bench/RESULTS.md in place of the
     section of that title, at the end; the rest of the file is kept."""
