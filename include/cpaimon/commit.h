@@ -131,6 +131,11 @@ int paimon_commit_abort(paimon_commit *commit, const paimon_commit_messages *msg
 /* Sets the commit user, the identity a stream's snapshots carry (Java's withCommitUser): a
  * worker restarted with the same user and identifiers never commits a round twice. */
 int paimon_commit_set_user(paimon_commit *commit, const char *user, paimon_error *err);
+/* Properties (`keys[i]` = `values[i]`, n of them; 0 clears) written into the snapshots of the
+ * commits that follow, as the snapshot's "properties" map (Java's Snapshot.properties,
+ * pypaimon's snapshot_properties). EINVAL for an empty key or a NULL value. */
+int paimon_commit_set_properties(paimon_commit *commit, const char *const *keys,
+                                 const char *const *values, size_t n, paimon_error *err);
 const char *paimon_commit_user(const paimon_commit *commit);
 
 /* Commits the messages as round `identifier` (0 <= identifier < INT64_MAX, increasing) of this

@@ -174,8 +174,20 @@ class BatchTableCommit:
     def commit_user(self) -> str:
         return _cpaimon.commit_user(self._handle)
 
-    def commit(self, commit_messages: List[CommitMessage]):
+    def _properties(self, snapshot_properties: Optional[Dict[str, str]]):
+        """The snapshot properties of this commit call only (pypaimon's snapshot_properties)."""
+        props = snapshot_properties or {}
+        if not isinstance(props, dict):
+            raise TypeError("snapshot_properties must be a dict")
+        _cpaimon.commit_properties(self._handle, [str(k) for k in props],
+                                   [str(v) for v in props.values()])
+
+    def commit(self, commit_messages: List[CommitMessage],
+               snapshot_properties: Optional[Dict[str, str]] = None):
+        """Commits the messages in one snapshot, with `snapshot_properties` in its
+        "properties" (as pypaimon and Java)."""
         merged = _cpaimon.messages_merge([m._handle for m in commit_messages])
+        self._properties(snapshot_properties)
         self.last_snapshot_id = _cpaimon.commit_commit(self._handle, merged)
 
     def abort(self, commit_messages: List[CommitMessage]):
@@ -202,11 +214,10 @@ class StreamTableCommit(BatchTableCommit):
                snapshot_properties: Optional[Dict[str, str]] = None) -> bool:
         """Publishes the round; False when nothing was committed (the round was committed before
         by this commit user, or the messages hold no change)."""
-        if snapshot_properties:
-            raise NotImplementedError("snapshot_properties are not supported by cpaimon")
         if isinstance(commit_identifier, bool) or not isinstance(commit_identifier, int):
             raise TypeError("commit_identifier must be an int")
         merged = _cpaimon.messages_merge([m._handle for m in commit_messages])
+        self._properties(snapshot_properties)
         committed, self.last_snapshot_id = _cpaimon.commit_identified(
             self._handle, merged, commit_identifier)
         return committed

@@ -1037,6 +1037,29 @@ static PyObject *py_commit_user(PyObject *self, PyObject *args) {
   return PyUnicode_FromString(paimon_commit_user(c));
 }
 
+/* commit_properties(commit, keys, values): the snapshot properties of the next commits */
+static PyObject *py_commit_properties(PyObject *self, PyObject *args) {
+  PyObject *cap, *keys, *values;
+  if (!PyArg_ParseTuple(args, "OOO", &cap, &keys, &values)) return NULL;
+  paimon_commit *c = unwrap(cap, &K_COMMIT);
+  if (!c) return NULL;
+  const char **k = NULL, **v = NULL;
+  size_t nk = 0, nv = 0;
+  if (string_array(keys, &k, &nk) != 0) return NULL;
+  if (string_array(values, &v, &nv) != 0 || nk != nv) {
+    PyMem_Free(k);
+    PyMem_Free(v);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "keys and values differ in length");
+    return NULL;
+  }
+  paimon_error err;
+  int rc = paimon_commit_set_properties(c, k, v, nk, &err);
+  PyMem_Free(k);
+  PyMem_Free(v);
+  if (rc) return cp_py_raise(rc, &err);
+  Py_RETURN_NONE;
+}
+
 /* the newest identifier of the commit user, or None */
 static PyObject *py_commit_latest_identifier(PyObject *self, PyObject *args) {
   PyObject *cap;
@@ -1533,6 +1556,7 @@ PyMethodDef cp_py_table_methods[] = {
     {"commit_truncate", py_commit_truncate, METH_VARARGS, NULL},
     {"commit_identified", py_commit_identified, METH_VARARGS, NULL},
     {"commit_user", py_commit_user, METH_VARARGS, NULL},
+    {"commit_properties", py_commit_properties, METH_VARARGS, NULL},
     {"commit_latest_identifier", py_commit_latest_identifier, METH_VARARGS, NULL},
     {"commit_set_overwrite", py_commit_set_overwrite, METH_VARARGS, NULL},
     {"read_builder_new", py_rb_new, METH_VARARGS, NULL},

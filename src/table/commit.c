@@ -60,6 +60,8 @@ struct paimon_commit {
   int64_t user_identifier;
   /* rollback_to_as_latest: the snapshot whose files the next snapshot holds (borrowed). */
   const cp_snapshot *as_latest;
+  /* The snapshot properties of the commits that follow (paimon_commit_set_properties). */
+  cp_options properties;
 };
 
 int paimon_commit_new(paimon_commit **out, paimon_table *table, paimon_error *err) {
@@ -92,6 +94,28 @@ int paimon_commit_set_user(paimon_commit *c, const char *user, paimon_error *err
 
 const char *paimon_commit_user(const paimon_commit *c) { return c->commit_user; }
 
+int paimon_commit_set_properties(paimon_commit *c, const char *const *keys,
+                                 const char *const *values, size_t n, paimon_error *err) {
+  cp_options props = {0};
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (!keys[i] || !*keys[i] || !values[i])
+      rc = paimon_error_set(err, PAIMON_EINVAL,
+                            "snapshot property %zu of a commit to table %s: an empty key or a "
+                            "NULL value",
+                            i, c->table->full_name);
+    else
+      rc = cp_options_set(&props, keys[i], values[i], err);
+  }
+  if (rc) {
+    cp_options_free(&props);
+    return rc;
+  }
+  cp_options_free(&c->properties);
+  c->properties = props;
+  return PAIMON_OK;
+}
+
 static void clear_overwrite(overwrite_spec *o) {
   for (size_t i = 0; i < o->n_alts; i++) clear_overwrite(&o->alts[i]);
   free(o->alts);
@@ -104,6 +128,7 @@ static void clear_overwrite(overwrite_spec *o) {
 void paimon_commit_free(paimon_commit *c) {
   if (!c) return;
   clear_overwrite(&c->overwrite);
+  cp_options_free(&c->properties);
   free(c->commit_user);
   free(c);
 }
@@ -841,6 +866,8 @@ static int try_commit_delta(attempt *a, const delta *d, const cp_snapshot *lates
     rc = CP_ENOMEM(a->err, "snapshot");
     goto done;
   }
+  if (a->c->properties.n)
+    CP_GOTO_IF_ERROR(rc, cp_options_copy(&s->properties, &a->c->properties, a->err), done);
   rc = t->rest_commit ? rest_publish(a, s, latest, entries, d->files.n)
                       : cp_snapshot_publish(t->fs, t->path, s, a->err);
   if (rc && rc != PAIMON_EEXIST) {

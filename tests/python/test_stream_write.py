@@ -17,6 +17,7 @@ import pypaimon
 import pytest
 
 import cpaimon
+from test_java_interop import java  # noqa: F401  (Java Paimon 1.4.2, the session fixture)
 
 SCHEMA = pa.schema([("id", pa.int32()), ("v", pa.string())])
 
@@ -177,8 +178,10 @@ def test_bad_identifiers(tmp_path):
         c.commit(m, "1")
     with pytest.raises(ValueError, match="commit identifier -1 of table db.t"):
         c.commit(m, -1)
-    with pytest.raises(NotImplementedError, match="snapshot_properties"):
-        c.commit(m, 1, snapshot_properties={"k": "v"})
+    with pytest.raises(TypeError, match="snapshot_properties must be a dict"):
+        c.commit(m, 1, snapshot_properties=[("k", "v")])
+    with pytest.raises(ValueError, match="an empty key"):
+        c.commit(m, 1, snapshot_properties={"": "v"})
     assert c.commit(m, 1) is True
     with pytest.raises(ValueError, match="commit user"):
         t.new_stream_write_builder().with_commit_user("").new_commit()
@@ -203,3 +206,27 @@ def test_stream_update_rounds(tmp_path):
     got = pypaimon.CatalogFactory.create(opts).get_table("db.t").new_read_builder()
     assert sorted(got.new_read().to_arrow(got.new_scan().plan().splits())["v"].to_pylist()) == [
         "changed", "v1"]
+
+
+def test_snapshot_properties(tmp_path, java):  # noqa: F811
+    """snapshot_properties (pypaimon's, Java's Snapshot.properties) on batch and stream commits:
+    written into that commit's snapshot only; pypaimon and Java read them back."""
+    opts, t = make_table(tmp_path)
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(rows([1]))
+    wb.new_commit().commit(w.prepare_commit(), snapshot_properties={"job": "backfill-7",
+                                                                    "owner": "ml"})
+    b = t.new_stream_write_builder()
+    sw, sc = b.new_write(), b.new_commit()
+    sw.write_arrow(rows([2]))
+    assert sc.commit(sw.prepare_commit(1), 1, snapshot_properties={"checkpoint": "1"})
+    sw.write_arrow(rows([3]))
+    assert sc.commit(sw.prepare_commit(2), 2)
+    got = [s.get("properties") for s in snapshots(tmp_path)]
+    assert got == [{"job": "backfill-7", "owner": "ml"}, {"checkpoint": "1"}, None]
+    py = pypaimon.CatalogFactory.create(opts).get_table("db.t")
+    assert py.snapshot_manager().get_snapshot_by_id(1).properties == {"job": "backfill-7",
+                                                                      "owner": "ml"}
+    assert java.snapshot(opts["warehouse"], "db.t")["id"] == 3
+    assert java.read(opts["warehouse"], "db.t", snapshot=2)  # Java parses the properties
