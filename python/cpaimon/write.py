@@ -85,10 +85,14 @@ class BatchWriteBuilder:
 
 
 class BatchTableWrite:
+    # Rows given one by one (write_row) are written in batches of this many.
+    ROW_BUFFER = 8192
+
     def __init__(self, table):
         self.table = table
         self._write_cols = None
         self._handle = None
+        self._rows = None  # write_row's buffer: one list of values per column
 
     def with_write_type(self, write_cols: List[str]) -> "BatchTableWrite":
         if self._handle is not None:
@@ -102,26 +106,67 @@ class BatchTableWrite:
         return self._handle
 
     def write_arrow(self, table: pa.Table):
+        self._flush_rows()
         _cpaimon.write_arrow(self._writer(), table)
 
     def write_arrow_batch(self, batch: pa.RecordBatch):
+        self._flush_rows()
         _cpaimon.write_arrow(self._writer(), pa.Table.from_batches([batch]))
 
-    def write_pandas(self, df):
+    def _row_schema(self) -> pa.Schema:
         schema = self.table.arrow_schema()
         if self._write_cols is not None:
             schema = pa.schema([schema.field(n) for n in self._write_cols])
-        self.write_arrow(pa.Table.from_pandas(df, schema=schema, preserve_index=False))
+        return schema
+
+    def write_row(self, row):
+        """One row (pypaimon's write_row): an InternalRow — a GenericRow with its fields, or
+        values by position over the table's columns. Rows are written in batches, in order with
+        the writer's other writes."""
+        fields = getattr(row, "fields", None)
+        if fields is not None:
+            values = {f.name: row.get_field(i) for i, f in enumerate(fields)}
+        else:
+            table_fields = self.table.fields
+            if len(row) != len(table_fields):
+                raise ValueError("Rows without field metadata must have the same arity as the "
+                                 f"table schema: {len(row)} != {len(table_fields)}.")
+            values = {f.name: row.get_field(i) for i, f in enumerate(table_fields)}
+        schema = self._row_schema()
+        for names in (schema.names, self.table.partition_keys or []):
+            missing = [n for n in names if n not in values]
+            if missing:
+                raise ValueError(f"write_row requires row field(s) {missing}, but row only "
+                                 f"contains {list(values.keys())}.")
+        if self._rows is None:
+            self._rows = {n: [] for n in schema.names}
+        for n, column in self._rows.items():
+            column.append(values[n])
+        if len(next(iter(self._rows.values()), ())) >= self.ROW_BUFFER:
+            self._flush_rows()
+
+    def _flush_rows(self):
+        if not self._rows or not next(iter(self._rows.values())):
+            return
+        rows, self._rows = self._rows, None
+        _cpaimon.write_arrow(self._writer(), pa.Table.from_pydict(rows, schema=self._row_schema()))
+
+    def write_pandas(self, df):
+        self.write_arrow(pa.Table.from_pandas(df, schema=self._row_schema(),
+                                              preserve_index=False))
 
     def prepare_commit(self) -> List[CommitMessage]:
+        self._flush_rows()
         message = CommitMessage(_cpaimon.write_prepare_commit(self._writer()))
         return [] if message.is_empty() else [message]
 
     def abort(self):
+        self._rows = None
         if self._handle is not None:
             _cpaimon.write_abort(self._handle)
 
     def close(self):
+        self._rows = None
         self._handle = None  # frees the writer; unprepared files are deleted
 
 
