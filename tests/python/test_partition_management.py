@@ -101,3 +101,13 @@ def test_bad_specs_change_nothing(twins):
     with pytest.raises(FileNotFoundError, match="Table db.nope does not exist"):
         cat.drop_partitions("db.nope", [{"dt": "a"}])
     assert read(opts, "ours") == before
+
+
+@pytest.mark.parametrize("lib", [cpaimon, pypaimon], ids=["cpaimon", "pypaimon"])
+def test_create_partitions_is_a_rest_catalog_call(twins, lib):
+    """A file system catalog refuses create_partitions with pypaimon's error; nothing changes."""
+    opts, _, _ = twins
+    before = read(opts, "ours")
+    with pytest.raises(NotImplementedError, match="Use REST catalog for partition creation."):
+        lib.CatalogFactory.create(opts).create_partitions("db.ours", [{"h": "1"}])
+    assert read(opts, "ours") == before

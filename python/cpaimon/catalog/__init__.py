@@ -174,6 +174,15 @@ class FileSystemCatalog:
         self.get_table(identifier).new_batch_write_builder().new_commit().truncate_partitions(
             partitions)
 
+    def create_partitions(self, identifier, partitions: List[Dict[str, str]],
+                          ignore_if_exists: bool = True) -> None:
+        """pypaimon's call: registering partitions is a REST catalog operation (catalog-managed
+        partitions); a file system catalog refuses it, as pypaimon's does. (cpaimon's REST
+        catalog refuses it too for now: Java 1.4.2's reference server has no such endpoint to
+        test it against.)"""
+        raise NotImplementedError("create_partitions is not supported by this catalog. "
+                                  "Use REST catalog for partition creation.")
+
     def rename_table(self, source_identifier, target_identifier,
                      ignore_if_not_exists: bool = False):
         """Renames a table (pypaimon's signature; Java's ignoreIfNotExists as an extra)."""
