@@ -281,6 +281,10 @@ static int inflate_block(cp_avro_reader *r, const uint8_t *src, size_t n, paimon
  * the following block starts. Changes nothing in the reader. */
 static int frame_at(const cp_avro_reader *r, size_t pos, int64_t *count, const uint8_t **payload,
                     size_t *payload_len, size_t *next, paimon_error *err) {
+  *count = 0;
+  *payload = NULL;
+  *payload_len = 0;
+  *next = pos;
   cp_avro_cursor c;
   cp_avro_cursor_init(&c, r->data, r->len);
   c.pos += pos;
@@ -307,8 +311,8 @@ static int frame_at(const cp_avro_reader *r, size_t pos, int64_t *count, const u
 
 static int frame_block(cp_avro_reader *r, const uint8_t **payload, size_t *payload_len,
                        paimon_error *err) {
-  int64_t count;
-  size_t next;
+  int64_t count = 0;
+  size_t next = r->pos;
   CP_RETURN_IF_ERROR(frame_at(r, r->pos, &count, payload, payload_len, &next, err));
   r->block.count = (size_t)count;
   r->pos = next;
@@ -318,9 +322,9 @@ static int frame_block(cp_avro_reader *r, const uint8_t **payload, size_t *paylo
 int cp_avro_reader_count_records(const cp_avro_reader *r, uint64_t *count, paimon_error *err) {
   *count = 0;
   for (size_t pos = r->pos, i = r->next_block; pos < r->len; i++) {
-    int64_t n;
-    const uint8_t *payload;
-    size_t len;
+    int64_t n = 0;
+    const uint8_t *payload = NULL;
+    size_t len = 0;
     int rc = frame_at(r, pos, &n, &payload, &len, &pos, err);
     if (rc) {
       paimon_error_prefix(err, "%s: block %zu", r->name, i);
@@ -336,9 +340,9 @@ int cp_avro_reader_peek_block(const cp_avro_reader *r, size_t *count, bool *has_
   *has_block = false;
   *count = 0;
   if (r->failed || r->pos >= r->len) return 0;
-  int64_t n;
-  const uint8_t *payload;
-  size_t len, next;
+  int64_t n = 0;
+  const uint8_t *payload = NULL;
+  size_t len = 0, next = 0;
   int rc = frame_at(r, r->pos, &n, &payload, &len, &next, err);
   if (rc) {
     paimon_error_prefix(err, "%s: block %zu", r->name, r->next_block);
