@@ -115,9 +115,7 @@ def commit_results(identifier: str, catalog_options: Dict[str, str], results: Li
     messages = [CommitMessage.deserialize(b) for r in results for b in r]
     if not messages and not overwrite:
         return None
-    table = open_table(identifier, catalog_options)
-    before = latest_snapshot(table)
-    builder = table.new_batch_write_builder()
+    builder = open_table(identifier, catalog_options).new_batch_write_builder()
     if overwrite:
         builder = builder.overwrite()
     commit = builder.new_commit()
@@ -125,8 +123,7 @@ def commit_results(identifier: str, catalog_options: Dict[str, str], results: Li
         commit.commit(messages)
     finally:
         commit.close()
-    after = latest_snapshot(open_table(identifier, catalog_options))
-    return after if after != before else None
+    return commit.last_snapshot_id or None
 
 
 def abort_results(identifier: str, catalog_options: Dict[str, str],
@@ -141,10 +138,6 @@ def abort_results(identifier: str, catalog_options: Dict[str, str],
             commit.abort(messages)
         finally:
             commit.close()
-
-
-def latest_snapshot(table) -> Optional[int]:
-    return table.new_read_builder().with_limit(0).new_scan().plan().snapshot_id
 
 
 def commit_shards(identifier: str, catalog_options: Dict[str, str],
