@@ -200,8 +200,10 @@ int cp_pq_convert_binary(const cp_pq_leaf_conv *c, const int32_t *offsets, const
                             c->conv);
   for (size_t i = 0; i < n; i++) {
     i128 v = 0;
-    CP_RETURN_IF_ERROR(
-        be_to_i128(data + offsets[i], (size_t)(offsets[i + 1] - offsets[i]), &v, column, err));
+    size_t len = (size_t)(offsets[i + 1] - offsets[i]);
+    /* a page of empty values has no data buffer at all */
+    const uint8_t *p = len ? data + offsets[i] : NULL;
+    CP_RETURN_IF_ERROR(be_to_i128(p, len, &v, column, err));
     CP_RETURN_IF_ERROR(finish_decimal(c, v, (uint8_t *)dst + 16 * i, column, err));
   }
   return PAIMON_OK;
