@@ -375,13 +375,15 @@ def test_float_statistics(tmp_path):
     res = _cpaimon.write_parquet(path, table, "ROW<f FLOAT, g DOUBLE, z DOUBLE>")
     rg = pq.ParquetFile(path).metadata.row_group(0)
     f, g, z = (rg.column(i).statistics for i in range(3))
-    assert (f.min, f.max, f.null_count) == (0.0, 2.5, 1)
-    assert math.copysign(1, f.min) == -1  # a zero min is written -0.0
-    assert not g.has_min_max and g.null_count == 3  # NaN is never a bound
+    # Java Paimon's order (parquet-java's in-memory statistics, stats_write.h): NaN above every
+    # number, -0.0 below +0.0 -- so Java and Spark reading the footer never skip a NaN row.
+    assert (f.min, f.null_count) == (0.0, 1) and math.isnan(f.max)
+    assert math.copysign(1, f.min) == -1  # -0.0 is the smallest value
+    assert g.has_min_max and math.isnan(g.min) and math.isnan(g.max) and g.null_count == 3
     assert math.copysign(1, z.min) == -1 and math.copysign(1, z.max) == 1
     cols = res["columns"]
-    assert math.copysign(1, cols[0]["min"]) == -1 and cols[0]["max"] == 2.5
-    assert cols[1]["min"] is None and cols[1]["null_count"] == 3
+    assert math.copysign(1, cols[0]["min"]) == -1 and math.isnan(cols[0]["max"])
+    assert math.isnan(cols[1]["min"]) and cols[1]["null_count"] == 3
     # DuckDB and pyarrow filters agree with the bounds: no row is lost.
     assert pq.read_table(path, filters=[("f", "<=", 0.0)]).num_rows == 2
 

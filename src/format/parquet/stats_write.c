@@ -20,7 +20,7 @@ void cp_pq_stats_init(cp_pq_stats *s, cp_pq_stats_kind kind) {
 
 void cp_pq_stats_reset(cp_pq_stats *s) {
   s->null_count = s->nan_count = 0;
-  s->has_minmax = false;
+  s->has_minmax = s->neg_zero = s->pos_zero = false;
   memset(&s->min, 0, sizeof s->min);
   memset(&s->max, 0, sizeof s->max);
   cp_buf_clear(&s->min_bytes);
@@ -135,10 +135,28 @@ static size_t bulk_f64(const double *v, size_t n, double *lo, double *hi, int64_
       lo_[0] = lo_[k_] < lo_[0] ? lo_[k_] : lo_[0];                                                \
       hi_[0] = hi_[k_] > hi_[0] ? hi_[k_] : hi_[0];                                                \
     }                                                                                              \
+    if (lo_[0] == 0 || hi_[0] == 0) zero_signs((v), (n), (s));                                     \
     if (!(s)->has_minmax || lo_[0] < (s)->min.field) (s)->min.field = lo_[0];                      \
     if (!(s)->has_minmax || hi_[0] > (s)->max.field) (s)->max.field = hi_[0];                      \
     (s)->has_minmax = true;                                                                        \
   } while (0)
+
+/* Which zeros a run whose min or max is zero holds (only such runs can give a bound of zero: a
+ * zero in a run with a negative min and a positive max never becomes one). */
+#define ZERO_SIGNS(NAME, T)                                                                        \
+  static void NAME(const T *v, size_t n, cp_pq_stats *s) {                                         \
+    for (size_t i = 0; i < n && !(s->neg_zero && s->pos_zero); i++)                                \
+      if (v[i] == 0) {                                                                             \
+        if (signbit(v[i]))                                                                         \
+          s->neg_zero = true;                                                                      \
+        else                                                                                       \
+          s->pos_zero = true;                                                                      \
+      }                                                                                            \
+  }
+ZERO_SIGNS(zero_signs_f32, float)
+ZERO_SIGNS(zero_signs_f64, double)
+#define zero_signs(v, n, s)                                                                        \
+  _Generic((v), const float * : zero_signs_f32, default : zero_signs_f64)(v, n, s)
 
 void cp_pq_stats_update_f32(cp_pq_stats *s, const float *v, size_t n) {
   UPDATE_FLOATS(s, v, n, float, f32, bulk_f32);
@@ -202,20 +220,14 @@ int cp_pq_stats_merge(cp_pq_stats *dst, const cp_pq_stats *src, paimon_error *er
     cp_pq_stats_update_i64(dst, v, 2);
     break;
   }
-  case CP_PQ_STATS_F32: {
-    float v[2] = {src->min.f32, src->max.f32};
-    int64_t nans = dst->nan_count;
-    cp_pq_stats_update_f32(dst, v, 2);
-    dst->nan_count = nans;
+  case CP_PQ_STATS_F32:
+    if (!dst->has_minmax || src->min.f32 < dst->min.f32) dst->min.f32 = src->min.f32;
+    if (!dst->has_minmax || src->max.f32 > dst->max.f32) dst->max.f32 = src->max.f32;
     break;
-  }
-  case CP_PQ_STATS_F64: {
-    double v[2] = {src->min.f64, src->max.f64};
-    int64_t nans = dst->nan_count;
-    cp_pq_stats_update_f64(dst, v, 2);
-    dst->nan_count = nans;
+  case CP_PQ_STATS_F64:
+    if (!dst->has_minmax || src->min.f64 < dst->min.f64) dst->min.f64 = src->min.f64;
+    if (!dst->has_minmax || src->max.f64 > dst->max.f64) dst->max.f64 = src->max.f64;
     break;
-  }
   case CP_PQ_STATS_DEC: {
     cp_int128 v[2] = {src->min.dec, src->max.dec};
     cp_pq_stats_update_dec(dst, v, 2);
@@ -225,6 +237,9 @@ int cp_pq_stats_merge(cp_pq_stats *dst, const cp_pq_stats *src, paimon_error *er
     return cp_pq_stats_update_bytes(dst, src->min_bytes.data, src->min_bytes.len,
                                     src->max_bytes.data, src->max_bytes.len, err);
   }
+  dst->has_minmax = true;
+  dst->neg_zero = dst->neg_zero || src->neg_zero;
+  dst->pos_zero = dst->pos_zero || src->pos_zero;
   return PAIMON_OK;
 }
 
@@ -246,6 +261,15 @@ static void decimal_be(uint8_t *out, cp_int128 v, int32_t n) {
   for (int32_t i = 0; i < n; i++) out[n - 1 - i] = (uint8_t)(v >> (8 * (i < 16 ? i : 15)));
 }
 
+/* A FLOAT/DOUBLE bound in Java's Double.compare order (stats_write.h). */
+static double java_float_bound(const cp_pq_stats *s, int which) {
+  if (!s->has_minmax || (which && s->nan_count > 0)) return NAN;
+  double v = s->kind == CP_PQ_STATS_F32 ? (which ? s->max.f32 : s->min.f32)
+                                        : (which ? s->max.f64 : s->min.f64);
+  if (v == 0) v = (which ? !s->pos_zero : s->neg_zero) ? -0.0 : 0.0;
+  return v;
+}
+
 /* The PLAIN bytes of the min (which = 0) or max (which = 1) bound, for fixed-size kinds. */
 static size_t bound_bytes(const cp_pq_stats *s, int which, int32_t type_length, uint8_t *out) {
   switch (s->kind) {
@@ -257,15 +281,12 @@ static size_t bound_bytes(const cp_pq_stats *s, int which, int32_t type_length, 
   }
   case CP_PQ_STATS_I64: memcpy(out, which ? &s->max.i : &s->min.i, 8); return 8;
   case CP_PQ_STATS_F32: {
-    /* A zero min is -0.0 and a zero max +0.0, so both zeros fall inside the bounds (§2.9). */
-    float v = which ? s->max.f32 : s->min.f32;
-    if (v == 0.0f) v = which ? 0.0f : -0.0f;
+    float v = (float)java_float_bound(s, which);
     memcpy(out, &v, 4);
     return 4;
   }
   case CP_PQ_STATS_F64: {
-    double v = which ? s->max.f64 : s->min.f64;
-    if (v == 0.0) v = which ? 0.0 : -0.0;
+    double v = java_float_bound(s, which);
     memcpy(out, &v, 8);
     return 8;
   }
@@ -280,9 +301,9 @@ int cp_pq_stats_to_thrift(const cp_pq_stats *s, int physical, int32_t type_lengt
                           cp_pq_statistics *out, cp_arena *arena, paimon_error *err) {
   memset(out, 0, sizeof *out);
   out->null_count = (cp_pq_opt_i64){true, s->null_count};
-  if (physical == CP_PQ_FLOAT || physical == CP_PQ_DOUBLE)
-    out->nan_count = (cp_pq_opt_i64){true, s->nan_count};
-  if (!s->has_minmax) return PAIMON_OK;
+  bool floating = physical == CP_PQ_FLOAT || physical == CP_PQ_DOUBLE;
+  if (floating) out->nan_count = (cp_pq_opt_i64){true, s->nan_count};
+  if (!s->has_minmax && !(floating && s->nan_count > 0)) return PAIMON_OK;
   if (s->kind == CP_PQ_STATS_BYTES) {
     const cp_buf *lo = &s->min_bytes, *hi = &s->max_bytes;
     if (lo->len + hi->len >= CP_PQ_MAX_STATS_SIZE) return PAIMON_OK;
@@ -329,14 +350,8 @@ static cp_datum bound_datum(const cp_pq_stats *s, const cp_type *t, int which) {
   case CP_TYPE_BIGINT:
   case CP_TYPE_DATE:
   case CP_TYPE_TIME: d.v.i64 = which ? s->max.i : s->min.i; break;
-  case CP_TYPE_FLOAT:
-    d.v.f32 = which ? s->max.f32 : s->min.f32;
-    if (d.v.f32 == 0.0f) d.v.f32 = which ? 0.0f : -0.0f;
-    break;
-  case CP_TYPE_DOUBLE:
-    d.v.f64 = which ? s->max.f64 : s->min.f64;
-    if (d.v.f64 == 0.0) d.v.f64 = which ? 0.0 : -0.0;
-    break;
+  case CP_TYPE_FLOAT: d.v.f32 = (float)java_float_bound(s, which); break;
+  case CP_TYPE_DOUBLE: d.v.f64 = java_float_bound(s, which); break;
   case CP_TYPE_DECIMAL:
     if (s->kind == CP_PQ_STATS_DEC)
       d.v.dec = which ? s->max.dec : s->min.dec;
@@ -360,7 +375,8 @@ static cp_datum bound_datum(const cp_pq_stats *s, const cp_type *t, int which) {
 }
 
 void cp_pq_stats_to_datums(const cp_pq_stats *s, const cp_type *t, cp_datum *min, cp_datum *max) {
-  if (!s->has_minmax) {
+  bool nan_only = s->nan_count > 0 && (t->kind == CP_TYPE_FLOAT || t->kind == CP_TYPE_DOUBLE);
+  if (!s->has_minmax && !nan_only) {
     *min = *max = cp_datum_null();
     return;
   }

@@ -4,12 +4,20 @@
  * Paimon form (cp_datum) for a whole top-level column.
  *
  * Sort orders (all TYPE_DEFINED_ORDER): signed for BOOLEAN (false < true), INT32/INT64 (dates,
- * times, timestamps, INT32/INT64 decimals), FLOAT/DOUBLE (NaN excluded) and FLBA decimals (by
+ * times, timestamps, INT32/INT64 decimals), FLOAT/DOUBLE (see below) and FLBA decimals (by
  * value, i.e. big-endian two's complement); unsigned byte-wise for BYTE_ARRAY. Thrift rules:
- * null_count always; min_value/max_value (PLAIN bytes) when there is a non-null non-NaN value and,
+ * null_count always; min_value/max_value (PLAIN bytes) when there is a non-null value and,
  * for byte arrays, min + max < 4096 bytes (parquet-java's limit); deprecated min/max too for the
- * signed orders, and for byte arrays only when min == max; a zero float/double min is written
- * -0.0 and a zero max +0.0; nan_count for FLOAT/DOUBLE, even 0.
+ * signed orders, and for byte arrays only when min == max; nan_count for FLOAT/DOUBLE, even 0.
+ *
+ * FLOAT/DOUBLE bounds, in the footer and in their Paimon form, are Java Paimon's (parquet-java's
+ * in-memory statistics, which it writes to the footer and copies into a data file's value stats):
+ * Float/Double.compare order, so a chunk holding a NaN has max NaN (min NaN when every value is)
+ * and a zero bound keeps its sign (-0.0 below +0.0). This is not the Parquet spec's advice (NaN
+ * never a bound, zero bounds widened), and deliberately so: parquet-java drops bounds holding a
+ * NaN when it reads them, while bounds that leave the NaN out make it — and so Java Paimon and
+ * Spark — skip the row group for `x > k`, which Spark's semantics (NaN above every number) say
+ * the NaN rows satisfy. pyarrow, DuckDB and cpaimon's reader take NaN bounds as unknown.
  *
  * Ownership: a cp_pq_stats owns copies of its byte-array bounds (cp_buf); free with
  * cp_pq_stats_free. Thrift values are allocated in the arena passed in; datums point into the
@@ -47,6 +55,9 @@ typedef struct cp_pq_stats {
   int64_t null_count;
   int64_t nan_count;
   bool has_minmax; /* a non-null, non-NaN value was seen */
+  /* FLOAT/DOUBLE: whether a -0.0 / a +0.0 was seen in a run whose min or max was zero — enough to
+   * give a zero bound its sign in Java's order (-0.0 below +0.0). */
+  bool neg_zero, pos_zero;
   union {
     bool b;
     int64_t i; /* I32 and I64 */

@@ -47,15 +47,15 @@ static bool bytes_eq(const cp_pq_opt_bytes *b, const void *want, size_t n) {
   return b->is_set && b->len == n && memcmp(b->data, want, n) == 0;
 }
 
-/* ---- floats: NaN and signed zeros (§2.9, §4 P20) ---- */
+/* ---- floats: Java's order, NaN above every number and -0.0 below +0.0 (stats_write.h) ---- */
 
 static void fill_floats(tw_batch *t, int batch) {
   paimon_error err;
   cp_builder *f = tw_col(t, 0), *zeros = tw_col(t, 1), *nans = tw_col(t, 2), *d = tw_col(t, 3);
-  const double fv[4] = {NAN, 0.0, -0.0, 1.5};
+  const double fv[2][4] = {{NAN, 0.0, -0.0, 1.5}, {-3.0, -0.0, -0.0, -1.0}};
   for (int i = 0; i < 4; i++) {
-    CHECK_OK(cp_builder_append_double(f, batch == 0 ? fv[i] : -fv[i] * 2, &err), &err);
-    CHECK_OK(cp_builder_append_double(zeros, i % 2 ? 0.0 : -0.0, &err), &err);
+    CHECK_OK(cp_builder_append_double(f, fv[batch][i], &err), &err);
+    CHECK_OK(cp_builder_append_double(zeros, batch == 0 && i % 2 ? -0.0 : 0.0, &err), &err);
     CHECK_OK(cp_builder_append_double(nans, NAN, &err), &err);
     CHECK_OK(cp_builder_append_double(d, i == 0 ? -INFINITY : i == 1 ? NAN : 3.0, &err), &err);
   }
@@ -63,6 +63,12 @@ static void fill_floats(tw_batch *t, int batch) {
   CHECK_OK(cp_builder_append_null(zeros, &err), &err);
   CHECK_OK(cp_builder_append_null(nans, &err), &err);
   CHECK_OK(cp_builder_append_null(d, &err), &err);
+}
+
+static bool f32_bound(const cp_pq_opt_bytes *b, float *out) {
+  if (!b->is_set || b->len != 4) return false;
+  memcpy(out, b->data, 4);
+  return true;
 }
 
 static void test_float_stats(void) {
@@ -73,39 +79,46 @@ static void test_float_stats(void) {
   if (write_groups("floats", "ROW<f FLOAT, z FLOAT, n FLOAT, d DOUBLE>", fill_floats, 2, 5, &r, &st,
                    &tf, &row)) {
     static const uint8_t neg_zero[4] = {0, 0, 0, 0x80}, pos_zero[4] = {0, 0, 0, 0};
-    static const uint8_t one_five[4] = {0, 0, 0xC0, 0x3F}, minus_three[4] = {0, 0, 0x40, 0xC0};
+    static const uint8_t minus_three[4] = {0, 0, 0x40, 0xC0};
+    float lo, hi;
     const cp_pq_statistics *s = stats_of(&r, 0, 0);
-    /* Group 0: NaN, 0.0, -0.0, 1.5, NULL -> min -0.0, max 1.5, one NaN, one NULL. */
+    /* Group 0: NaN, 0.0, -0.0, 1.5, NULL -> min -0.0, max NaN (as parquet-java writes them), one
+     * NaN, one NULL. */
     CHECK(bytes_eq(&s->min_value, neg_zero, 4));
-    CHECK(bytes_eq(&s->max_value, one_five, 4));
+    CHECK(f32_bound(&s->max_value, &hi) && isnan(hi));
     CHECK(bytes_eq(&s->min, neg_zero, 4)); /* signed order: deprecated fields too */
-    CHECK(bytes_eq(&s->max, one_five, 4));
+    CHECK(f32_bound(&s->max, &hi) && isnan(hi));
     CHECK_INT(s->nan_count.value, 1);
     CHECK_INT(s->null_count.value, 1);
-    /* Group 1: -NaN, -0.0, 0.0, -3.0 -> min -3.0, max +0.0. */
+    /* Group 1: -3.0, -0.0, -0.0, -1.0 -> min -3.0, max -0.0 (no +0.0 among them). */
     s = stats_of(&r, 1, 0);
     CHECK(bytes_eq(&s->min_value, minus_three, 4));
-    CHECK(bytes_eq(&s->max_value, pos_zero, 4));
-    /* Only zeros: min -0.0, max +0.0. */
+    CHECK(bytes_eq(&s->max_value, neg_zero, 4));
+    CHECK_INT(s->nan_count.value, 0);
+    /* Both zeros: min -0.0, max +0.0; only +0.0: +0.0 both. */
     s = stats_of(&r, 0, 1);
     CHECK(bytes_eq(&s->min_value, neg_zero, 4));
     CHECK(bytes_eq(&s->max_value, pos_zero, 4));
-    /* Only NaN: no bounds at all, NaNs counted. */
+    s = stats_of(&r, 1, 1);
+    CHECK(bytes_eq(&s->min_value, pos_zero, 4));
+    CHECK(bytes_eq(&s->max_value, pos_zero, 4));
+    /* Only NaN: NaN both, NaNs counted. */
     s = stats_of(&r, 0, 2);
-    CHECK(!s->min_value.is_set && !s->max_value.is_set && !s->min.is_set && !s->max.is_set);
+    CHECK(f32_bound(&s->min_value, &lo) && isnan(lo) && f32_bound(&s->max_value, &hi) && isnan(hi));
     CHECK_INT(s->nan_count.value, 4);
-    /* DOUBLE: -inf is a bound, NaN is not. */
+    /* DOUBLE: -inf, NaN, 3.0, 3.0 -> min -inf, max NaN. */
     s = stats_of(&r, 0, 3);
     double mn, mx;
     memcpy(&mn, s->min_value.data, 8);
     memcpy(&mx, s->max_value.data, 8);
-    CHECK(isinf(mn) && mn < 0 && mx == 3.0);
-    /* File datums: f over both groups is -3.0 .. 1.5; z is -0.0 .. +0.0; n has none. */
-    CHECK(st.columns[0].min.v.f32 == -3.0f && st.columns[0].max.v.f32 == 1.5f);
+    CHECK(isinf(mn) && mn < 0 && isnan(mx));
+    /* File datums: f over both groups is -3.0 .. NaN; z is -0.0 .. +0.0; n NaN .. NaN. */
+    CHECK(st.columns[0].min.v.f32 == -3.0f && isnan(st.columns[0].max.v.f32));
     CHECK(signbit(st.columns[1].min.v.f32) && !signbit(st.columns[1].max.v.f32));
-    CHECK(st.columns[2].min.is_null && st.columns[2].max.is_null);
+    CHECK(!st.columns[2].min.is_null && isnan(st.columns[2].min.v.f32));
+    CHECK(!st.columns[2].max.is_null && isnan(st.columns[2].max.v.f32));
     CHECK_INT(st.columns[2].null_count, 2);
-    CHECK(isinf(st.columns[3].min.v.f64) && st.columns[3].max.v.f64 == 3.0);
+    CHECK(isinf(st.columns[3].min.v.f64) && isnan(st.columns[3].max.v.f64));
     tw_read_free(&r);
   }
   tw_free(&tf);

@@ -184,7 +184,7 @@ public final class PaimonTool {
         private static final Map<String, List<String>> KNOWN =
                 Map.of(
                         "read",
-                                List.of("with-row-tracking", "snapshot", "columns", "option",
+                                List.of("with-row-tracking", "snapshot", "columns", "option", "filter",
                                         "catalog"),
                         "write", List.of("json", "schema", "option", "catalog"),
                         "update-by-row-id",

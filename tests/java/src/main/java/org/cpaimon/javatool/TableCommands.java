@@ -17,6 +17,8 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.operation.FileStoreScan;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.TableSchema;
@@ -121,6 +123,10 @@ final class TableCommands {
                 type = SpecialFields.rowTypeWithRowTracking(type);
             }
             ReadBuilder rb = table.newReadBuilder().withReadType(type);
+            String filter = args.get("filter");
+            if (filter != null) {
+                rb = rb.withFilter(filterOf(table.rowType(), filter));
+            }
             RowType rowType = type;
             try (RecordReader<InternalRow> reader =
                     rb.newRead().createReader(rb.newScan().plan())) {
@@ -130,6 +136,41 @@ final class TableCommands {
                             out.append('\n');
                         });
             }
+        }
+    }
+
+    /**
+     * --filter COLUMN,OP,JSON (OP one of eq ne lt le gt ge; JSON a value in Values' form): the
+     * predicate Java's scan prunes files and row groups with. The read is not an exact filter, so a
+     * test compares which rows survive pruning, not a filtered result.
+     */
+    private static Predicate filterOf(RowType type, String spec) {
+        String[] parts = spec.split(",", 3);
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("--filter wants COLUMN,OP,JSON, not " + spec);
+        }
+        int index = type.getFieldIndex(parts[0]);
+        if (index < 0) {
+            throw new IllegalArgumentException("--filter: no column " + parts[0]);
+        }
+        Object literal =
+                Values.toInternal(Json.parse(parts[2]), type.getTypeAt(index), parts[0]);
+        PredicateBuilder b = new PredicateBuilder(type);
+        switch (parts[1]) {
+            case "eq":
+                return b.equal(index, literal);
+            case "ne":
+                return b.notEqual(index, literal);
+            case "lt":
+                return b.lessThan(index, literal);
+            case "le":
+                return b.lessOrEqual(index, literal);
+            case "gt":
+                return b.greaterThan(index, literal);
+            case "ge":
+                return b.greaterOrEqual(index, literal);
+            default:
+                throw new IllegalArgumentException("--filter: unknown operator " + parts[1]);
         }
     }
 

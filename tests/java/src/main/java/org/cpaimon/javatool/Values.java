@@ -287,6 +287,9 @@ final class Values {
                     return Double.POSITIVE_INFINITY;
                 case "-Infinity":
                     return Double.NEGATIVE_INFINITY;
+                case "-0.0":
+                    // JSON numbers go through BigDecimal, which has no negative zero.
+                    return -0.0;
                 default:
                     throw new ClassCastException("not a number: " + v);
             }
