@@ -483,8 +483,26 @@ static int finish_arith(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_
     if (cp_type_is_string(args[i]->type)) rc = coerce(&args[i], dbl, err);
   cp_type_free(dbl);
   CP_RETURN_IF_ERROR(rc);
-  cp_type *tl, *tr, *tres;
-  rc = cp_arith_types((cp_arith_op)u->op, args[0]->type, args[1]->type, &tl, &tr, &tres, err);
+  /* Spark's DecimalPrecision: an integer literal beside a decimal is a DECIMAL of just its own
+   * digits (3 is DECIMAL(1, 0), not INT's DECIMAL(10, 0); spark.sql.legacy.literal.
+   * pickMinimumPrecision, on by default), which keeps `dec / 3` at scale 6. */
+  cp_type *minimal[2] = {NULL, NULL};
+  for (int i = 0; i < 2; i++) {
+    const cp_expr *a = args[i];
+    if (a->kind != CP_EXPR_LITERAL || a->literal != CP_LIT_TYPED || a->value.is_null ||
+        !cp_type_is_integer(a->type) || args[1 - i]->type->kind != CP_TYPE_DECIMAL)
+      continue;
+    uint64_t m = a->value.v.i64 < 0 ? 0 - (uint64_t)a->value.v.i64 : (uint64_t)a->value.v.i64;
+    int digits = 1;
+    while (m >= 10) m /= 10, digits++;
+    if (!(minimal[i] = cp_type_make_decimal(digits, 0))) rc = CP_ENOMEM(err, "type");
+  }
+  cp_type *tl = NULL, *tr = NULL, *tres = NULL;
+  if (rc == 0)
+    rc = cp_arith_types((cp_arith_op)u->op, minimal[0] ? minimal[0] : args[0]->type,
+                        minimal[1] ? minimal[1] : args[1]->type, &tl, &tr, &tres, err);
+  cp_type_free(minimal[0]);
+  cp_type_free(minimal[1]);
   if (rc == 1) return type_error(err, prefix, args[0], " and ", args[1], "");
   CP_RETURN_IF_ERROR(rc);
   rc = coerce(&args[0], tl, err);
@@ -620,6 +638,17 @@ static int finish_cast(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
   if (pending(child))
     rc = child->literal == CP_LIT_UNTYPED_NULL ? settle_null(child, u->type, err)
                                                : settle_kind(child, CP_TYPE_VARCHAR, err);
+  /* Spark's CAST (non-ANSI) of a DATE to a number or BOOLEAN is allowed and always NULL
+   * (Cast.castToInt & co. `case DateType => _ => null`); only an explicit CAST does that. */
+  const cp_type_kind tk = u->type->kind;
+  if (rc == 0 && child->type->kind == CP_TYPE_DATE &&
+      (cp_type_is_numeric(u->type) || tk == CP_TYPE_BOOLEAN)) {
+    cp_datum null = cp_datum_null();
+    cp_expr *lit = NULL;
+    rc = cp_expr_bound_literal(&lit, u->type, &null, err);
+    cp_expr_free(child);
+    child = lit;
+  }
   if (rc == 0) rc = coerce(&child, u->type, err);
   if (rc != 0) {
     cp_expr_free(child);

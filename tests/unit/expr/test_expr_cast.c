@@ -180,6 +180,10 @@ static void test_cast_dates_and_timestamps(void) {
   CHECK_CONST(&one, "(cast nan 'TIMESTAMP(6)')", "NULL");
   CHECK_CONST(&one, "(cast '12:34:56.5' 'TIME')", "12:34:56.5");
   CHECK_CONST(&one, "(cast '24:00' 'TIME')", "NULL");
+  /* Spark (non-ANSI): a DATE cast to a number or BOOLEAN is NULL. */
+  CHECK_CONST(&one, "(cast (lit 'DATE' '2024-01-05') 'INT')", "NULL");
+  CHECK_CONST(&one, "(cast (lit 'DATE' '2024-01-05') 'DECIMAL(10, 2)')", "NULL");
+  CHECK_CONST(&one, "(cast (lit 'DATE' '2024-01-05') 'BOOLEAN')", "NULL");
 }
 
 static void test_cast_columns(void) {
@@ -205,7 +209,7 @@ static void test_cast_bind_errors(void) {
   tb t;
   tb_make(&t, "ROW<dt DATE, a ARRAY<INT>>", 1, (const char *const[]){"2024-01-01", NULL});
   (void)cells;
-  CHECK_BIND_FAILS(&t, "(cast dt 'INT')", PAIMON_EINVAL, "cannot cast column 'dt' (DATE) to INT");
+  CHECK_BIND_FAILS(&t, "(cast dt 'TIME')", PAIMON_EINVAL, "cannot cast column 'dt' (DATE) to TIME");
   CHECK_BIND_FAILS(&t, "(cast a 'STRING')", PAIMON_EINVAL, "column 'a' (ARRAY<INT>)");
   CHECK_BIND_FAILS(&t, "(cast true 'DATE')", PAIMON_EINVAL, "cannot cast");
   tb_free(&t);

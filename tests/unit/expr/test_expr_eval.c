@@ -201,7 +201,10 @@ static void test_spark_cases(void) {
   CHECK_CONST(&t, "(+ (cast 127 'TINYINT') (cast 1 'TINYINT'))", "-128");
   CHECK_CONST(&t, "(+ 1.5 2.25)", "3.75");
   CHECK_CONST(&t, "(* 1.5 2.25)", "3.375");
-  CHECK_CONST(&t, "(/ 1.0 3)", "0.333333333333");
+  /* An integer literal beside a decimal is a DECIMAL of its digits (3: DECIMAL(1, 0)), so
+   * DECIMAL(2, 1) / DECIMAL(1, 0) has scale max(6, 1 + 1 + 1) = 6, as Spark. */
+  CHECK_CONST(&t, "(/ 1.0 3)", "0.333333");
+  CHECK_EVAL(&t, "(/ 1.0 a)", "1.000000000000|NULL"); /* an INT column: DECIMAL(10, 0) */
   CHECK_CONST(&t, "(- 1.5 2)", "-0.5");
   CHECK_CONST(&t, "(% 10.25 1.125)", "0.125");
   CHECK_CONST(&t, "(* (lit 'DECIMAL(38, 0)' '99999999999999999999999999999999999999') 10)", "NULL");
