@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "types/type.h"
 
 typedef struct cp_sql_pos {
   int line, col; /* 1-based; 0:0 when unknown */
@@ -131,9 +132,9 @@ typedef struct cp_sql_from cp_sql_from;
 struct cp_sql_from {
   cp_sql_from_kind kind;
   cp_sql_pos pos;
-  cp_sql_name table; /* TABLE */
-  bool has_version;  /* TABLE: VERSION AS OF n | 'tag', or TIMESTAMP AS OF '...' */
-  int64_t version;   /* the snapshot id (0 with a tag or a timestamp) */
+  cp_sql_name table;       /* TABLE */
+  bool has_version;        /* TABLE: VERSION AS OF n | 'tag', or TIMESTAMP AS OF '...' */
+  int64_t version;         /* the snapshot id (0 with a tag or a timestamp) */
   const char *version_tag; /* VERSION AS OF 'name' that is not a number: a tag */
   bool has_timestamp;      /* TIMESTAMP AS OF 'yyyy-MM-dd HH:mm:ss[.fff]' (session local time) */
   int64_t timestamp;       /* its epoch milliseconds */
@@ -210,7 +211,7 @@ typedef enum cp_sql_stmt_kind {
   CP_SQL_S_DROP_TABLE,
   CP_SQL_S_ALTER_TABLE,
   CP_SQL_S_ALTER_DATABASE,
-  CP_SQL_S_TRUNCATE,       /* TRUNCATE TABLE alter.table [alter.partitions[0]] */
+  CP_SQL_S_TRUNCATE,        /* TRUNCATE TABLE alter.table [alter.partitions[0]] */
   CP_SQL_S_SHOW_PARTITIONS, /* SHOW PARTITIONS name */
   CP_SQL_S_CALL             /* CALL [sys.]procedure(args) */
 } cp_sql_stmt_kind;
@@ -219,8 +220,8 @@ typedef enum cp_sql_stmt_kind {
 typedef struct cp_sql_call_arg {
   const char *name; /* NULL: positional */
   cp_sql_pos pos;
-  bool is_null;     /* NULL */
-  bool is_string;   /* a string literal (else a number or TRUE / FALSE as written) */
+  bool is_null;   /* NULL */
+  bool is_string; /* a string literal (else a number or TRUE / FALSE as written) */
   const char *text;
 } cp_sql_call_arg;
 
@@ -408,6 +409,11 @@ int cp_sql_expr_display_name(const cp_sql_expr *e, cp_buf *out, paimon_error *er
  * limit, so every pass over expressions walks this chain with a loop and recurses only into the
  * other arguments, whose nesting the parser bounds (CP_SQL_MAX_DEPTH). */
 int cp_sql_expr_spine(cp_chain *c, const cp_sql_expr *e, paimon_error *err);
+
+/* Appends the Spark type a Paimon type maps to (SparkTypeUtils): its catalogString
+ * ("decimal(10,2)", "map<string,int>", "struct<a:int>"; DESCRIBE) or, with `sql`, its sql
+ * ("DECIMAL(10,2)", "MAP<STRING, INT>", "STRUCT<a: INT>"; column names of CAST). */
+int cp_sql_spark_type(const cp_type *t, bool sql, cp_buf *out, paimon_error *err);
 
 /* Appends an identifier, back-quoted (with ` doubled) unless it is a plain word. */
 int cp_sql_print_ident(const char *name, cp_buf *out, paimon_error *err);

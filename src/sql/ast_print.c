@@ -4,6 +4,7 @@
  * names Spark gives unaliased SELECT expressions (Spark's Expression.sql / toPrettySQL: "(id +
  * 1)", "count(1)", "(NOT (a = b))" for a <> b).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "base/status.h"
 #include "sql/ast.h"
 #include "sql/lexer.h"
+#include "types/type_sql.h"
 
 static int put(cp_buf *out, const char *s, paimon_error *err) {
   return cp_buf_append(out, s, strlen(s), err);
@@ -52,7 +54,7 @@ static int print_string(const char *s, size_t len, cp_buf *out, paimon_error *er
   for (size_t i = 0; i < len; i++) {
     const char *esc = NULL;
     switch (s[i]) {
-    case '\'': esc = "''"; break;
+    case '\'': esc = "\\'"; break; /* Spark has no doubled-quote escape */
     case '\\': esc = "\\\\"; break;
     case '\0': esc = "\\000"; break; /* three digits: a digit after it stays a digit */
     case '\n': esc = "\\n"; break;
@@ -197,6 +199,95 @@ static int leaf_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_err
   }
 }
 
+/* ---- Spark's type names ---- */
+
+static const char *spark_atomic(cp_type_kind k) {
+  switch (k) {
+  case CP_TYPE_BOOLEAN: return "boolean";
+  case CP_TYPE_TINYINT: return "tinyint";
+  case CP_TYPE_SMALLINT: return "smallint";
+  case CP_TYPE_INT: return "int";
+  case CP_TYPE_BIGINT: return "bigint";
+  case CP_TYPE_FLOAT: return "float";
+  case CP_TYPE_DOUBLE: return "double";
+  case CP_TYPE_BINARY:
+  case CP_TYPE_VARBINARY:
+  case CP_TYPE_BLOB: return "binary";
+  case CP_TYPE_DATE: return "date";
+  case CP_TYPE_TIMESTAMP: return "timestamp_ntz";
+  case CP_TYPE_TIMESTAMP_LTZ: return "timestamp";
+  case CP_TYPE_VARIANT: return "variant";
+  default: return NULL;
+  }
+}
+
+static int spark_word(cp_buf *b, bool sql, const char *word, paimon_error *err) {
+  for (const char *c = word; *c; c++) {
+    char ch = sql ? (char)toupper((unsigned char)*c) : *c;
+    CP_RETURN_IF_ERROR(cp_buf_append(b, &ch, 1, err));
+  }
+  return PAIMON_OK;
+}
+
+int cp_sql_spark_type(const cp_type *t, bool sql, cp_buf *b, paimon_error *err) {
+  const char *sep = sql ? ", " : ",", *colon = sql ? ": " : ":";
+  const char *atomic = spark_atomic(t->kind);
+  if (atomic) return spark_word(b, sql, atomic, err);
+  switch (t->kind) {
+  case CP_TYPE_DECIMAL:
+    CP_RETURN_IF_ERROR(spark_word(b, sql, "decimal", err));
+    return cp_buf_appendf(b, err, "(%d,%d)", t->precision, t->scale);
+  case CP_TYPE_CHAR:
+    CP_RETURN_IF_ERROR(spark_word(b, sql, "char", err));
+    return cp_buf_appendf(b, err, "(%d)", t->length);
+  case CP_TYPE_VARCHAR:
+    if (t->length == CP_TYPE_MAX_LENGTH) return spark_word(b, sql, "string", err);
+    CP_RETURN_IF_ERROR(spark_word(b, sql, "varchar", err));
+    return cp_buf_appendf(b, err, "(%d)", t->length);
+  case CP_TYPE_TIME:
+    CP_RETURN_IF_ERROR(spark_word(b, sql, "time", err));
+    return cp_buf_appendf(b, err, "(%d)", t->precision);
+  case CP_TYPE_ARRAY:
+  case CP_TYPE_VECTOR:
+    CP_RETURN_IF_ERROR(spark_word(b, sql, "array<", err));
+    CP_RETURN_IF_ERROR(cp_sql_spark_type(t->element, sql, b, err));
+    return put(b, ">", err);
+  case CP_TYPE_MAP:
+  case CP_TYPE_MULTISET:
+    CP_RETURN_IF_ERROR(spark_word(b, sql, "map<", err));
+    CP_RETURN_IF_ERROR(
+        cp_sql_spark_type(t->kind == CP_TYPE_MAP ? t->key : t->element, sql, b, err));
+    CP_RETURN_IF_ERROR(put(b, sep, err));
+    if (t->kind == CP_TYPE_MULTISET)
+      CP_RETURN_IF_ERROR(spark_word(b, sql, "int", err));
+    else
+      CP_RETURN_IF_ERROR(cp_sql_spark_type(t->value, sql, b, err));
+    return put(b, ">", err);
+  case CP_TYPE_ROW:
+    CP_RETURN_IF_ERROR(spark_word(b, sql, "struct<", err));
+    for (size_t i = 0; i < t->n_fields; i++) {
+      CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "%s%s%s", i ? sep : "", t->fields[i].name, colon));
+      CP_RETURN_IF_ERROR(cp_sql_spark_type(t->fields[i].type, sql, b, err));
+    }
+    return put(b, ">", err);
+  default: return PAIMON_OK;
+  }
+}
+
+/* The target of a CAST in a column name: Spark's sql of the type, CHAR/VARCHAR as STRING (its
+ * parser casts to STRING instead, CharVarcharUtils.replaceCharVarcharWithStringForCast). The
+ * text is kept when it does not parse. */
+static int cast_type_name(const char *text, cp_buf *out, paimon_error *err) {
+  cp_type *t = NULL;
+  paimon_error ignored;
+  if (cp_type_parse(text, &t, &ignored) != 0) return put(out, text, err);
+  int rc = t->kind == CP_TYPE_CHAR || t->kind == CP_TYPE_VARCHAR
+               ? put(out, "STRING", err)
+               : cp_sql_spark_type(t, true, out, err);
+  cp_type_free(t);
+  return rc;
+}
+
 static bool negated_predicate(const cp_sql_expr *e) {
   return e->kind == CP_SQL_E_IN || e->kind == CP_SQL_E_BETWEEN || e->kind == CP_SQL_E_LIKE;
 }
@@ -286,7 +377,11 @@ static int suffix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_e
   case CP_SQL_E_IN:
   case CP_SQL_E_BETWEEN:
   case CP_SQL_E_LIKE: return predicate_suffix(e, display, out, err);
-  case CP_SQL_E_CAST: return cp_buf_appendf(out, err, " AS %s)", e->type);
+  case CP_SQL_E_CAST:
+    if (!display) return cp_buf_appendf(out, err, " AS %s)", e->type);
+    CP_RETURN_IF_ERROR(put(out, " AS ", err));
+    CP_RETURN_IF_ERROR(cast_type_name(e->type, out, err));
+    return put(out, ")", err);
   case CP_SQL_E_CASE: return case_suffix(e, display, out, err);
   case CP_SQL_E_FUNC:
     if (e->n_args > 1) CP_RETURN_IF_ERROR(put(out, ", ", err));

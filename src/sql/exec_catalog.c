@@ -136,56 +136,9 @@ static int show_tables(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result
 
 /* ---- DESCRIBE ------------------------------------------------------------------------------- */
 
-/* Spark's catalogString of the Spark type a Paimon type maps to (SparkTypeUtils). */
-static int spark_type(const cp_type *t, cp_buf *b, paimon_error *err) {
-  switch (t->kind) {
-  case CP_TYPE_BOOLEAN: return cp_buf_appendf(b, err, "boolean");
-  case CP_TYPE_TINYINT: return cp_buf_appendf(b, err, "tinyint");
-  case CP_TYPE_SMALLINT: return cp_buf_appendf(b, err, "smallint");
-  case CP_TYPE_INT: return cp_buf_appendf(b, err, "int");
-  case CP_TYPE_BIGINT: return cp_buf_appendf(b, err, "bigint");
-  case CP_TYPE_FLOAT: return cp_buf_appendf(b, err, "float");
-  case CP_TYPE_DOUBLE: return cp_buf_appendf(b, err, "double");
-  case CP_TYPE_DECIMAL: return cp_buf_appendf(b, err, "decimal(%d,%d)", t->precision, t->scale);
-  case CP_TYPE_CHAR: return cp_buf_appendf(b, err, "char(%d)", t->length);
-  case CP_TYPE_VARCHAR:
-    if (t->length == CP_TYPE_MAX_LENGTH) return cp_buf_appendf(b, err, "string");
-    return cp_buf_appendf(b, err, "varchar(%d)", t->length);
-  case CP_TYPE_BINARY:
-  case CP_TYPE_VARBINARY:
-  case CP_TYPE_BLOB: return cp_buf_appendf(b, err, "binary");
-  case CP_TYPE_DATE: return cp_buf_appendf(b, err, "date");
-  case CP_TYPE_TIME: return cp_buf_appendf(b, err, "time(%d)", t->precision);
-  case CP_TYPE_TIMESTAMP: return cp_buf_appendf(b, err, "timestamp_ntz");
-  case CP_TYPE_TIMESTAMP_LTZ: return cp_buf_appendf(b, err, "timestamp");
-  case CP_TYPE_VARIANT: return cp_buf_appendf(b, err, "variant");
-  case CP_TYPE_ARRAY:
-  case CP_TYPE_VECTOR:
-    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "array<"));
-    CP_RETURN_IF_ERROR(spark_type(t->element, b, err));
-    return cp_buf_appendf(b, err, ">");
-  case CP_TYPE_MAP:
-  case CP_TYPE_MULTISET:
-    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "map<"));
-    CP_RETURN_IF_ERROR(spark_type(t->kind == CP_TYPE_MAP ? t->key : t->element, b, err));
-    if (t->kind == CP_TYPE_MULTISET) return cp_buf_appendf(b, err, ",int>");
-    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, ","));
-    CP_RETURN_IF_ERROR(spark_type(t->value, b, err));
-    return cp_buf_appendf(b, err, ">");
-  case CP_TYPE_ROW:
-    CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "struct<"));
-    for (size_t i = 0; i < t->n_fields; i++) {
-      CP_RETURN_IF_ERROR(cp_buf_appendf(b, err, "%s%s:", i ? "," : "", t->fields[i].name));
-      CP_RETURN_IF_ERROR(spark_type(t->fields[i].type, b, err));
-    }
-    return cp_buf_appendf(b, err, ">");
-  }
-  return PAIMON_OK;
-}
-
 static int describe_column(cp_sql_text_table *out, const cp_field *f, paimon_error *err) {
   cp_buf b = CP_BUF_INIT;
-  int rc = spark_type(f->type, &b, err);
+  int rc = cp_sql_spark_type(f->type, false, &b, err);
   if (!rc) rc = cp_buf_nul_terminate(&b, err);
   if (!rc) {
     const char *cells[] = {f->name, (const char *)b.data, f->description};

@@ -1,7 +1,7 @@
 /*
  * The SQL lexer (lexer.h): one pass over the input, tokens into a growing array, decoded texts in
- * an arena. Spark's lexer rules (SqlBaseLexer.g4, unescapeSQLString) decide what a token is; the
- * '' quote doubling is ours (standard SQL), as the front end's brief asks.
+ * an arena. Spark's lexer rules (SqlBaseLexer.g4, unescapeSQLString) decide what a token is: a
+ * string has no doubled-quote escape ('it''s' is two literals, which the parser joins: "its").
  */
 #include "sql/lexer.h"
 
@@ -195,7 +195,9 @@ static int lex_quoted(lexer *lx, char q, cp_sql_tok_kind kind, paimon_error *err
     }
     char c = lx->src[lx->pos];
     if (c == q) {
-      if (peek(lx, 1) == q) { /* doubled quote */
+      /* A doubled back quote is one in an identifier; in a string it ends the literal, and the
+       * next one starts another that the parser joins to it (Spark: 'it''s' is "its"). */
+      if (kind == CP_TOK_QIDENT && peek(lx, 1) == q) {
         advance(lx, 2);
         rc = cp_buf_append(&b, &q, 1, err);
         if (rc) break;

@@ -35,17 +35,23 @@ static void test_basic_tokens(void) {
 }
 
 static void test_strings(void) {
-  cp_sql_tokens t = lex_ok("'it''s' \"dq\" 'a\\nb' '\\u0041\\101' '\\%\\_' 'x\\qy' '\\0'");
-  CHECK_INT(t.count, 8);
-  CHECK_STR(t.items[0].text, "it's");
-  CHECK_STR(t.items[1].text, "dq");
-  CHECK_STR(t.items[2].text, "a\nb");
-  CHECK_STR(t.items[3].text, "AA");
-  CHECK_STR(t.items[4].text, "\\%\\_"); /* kept for LIKE, as Spark does */
-  CHECK_STR(t.items[5].text, "xqy");
-  CHECK_INT(t.items[6].text_len, 1);
-  CHECK_INT(t.items[6].text[0], 0);
-  for (int i = 0; i < 7; i++) CHECK_INT(t.items[i].kind, CP_TOK_STRING);
+  /* 'it''s' is two literals, as in Spark (the parser joins adjacent ones); \' is a quote. */
+  cp_sql_tokens t =
+      lex_ok("'it''s' \"dq\" 'a\\nb' '\\u0041\\101' '\\%\\_' 'x\\qy' '\\0' 'it\\'s' \"a\"\"b\"");
+  CHECK_INT(t.count, 12);
+  CHECK_STR(t.items[0].text, "it");
+  CHECK_STR(t.items[1].text, "s");
+  CHECK_STR(t.items[2].text, "dq");
+  CHECK_STR(t.items[3].text, "a\nb");
+  CHECK_STR(t.items[4].text, "AA");
+  CHECK_STR(t.items[5].text, "\\%\\_"); /* kept for LIKE, as Spark does */
+  CHECK_STR(t.items[6].text, "xqy");
+  CHECK_INT(t.items[7].text_len, 1);
+  CHECK_INT(t.items[7].text[0], 0);
+  CHECK_STR(t.items[8].text, "it's");
+  CHECK_STR(t.items[9].text, "a");
+  CHECK_STR(t.items[10].text, "b");
+  for (int i = 0; i < 11; i++) CHECK_INT(t.items[i].kind, CP_TOK_STRING);
   cp_sql_tokens_free(&t);
 }
 

@@ -89,7 +89,8 @@ static void test_precedence(void) {
 
 static void test_literals_and_forms(void) {
   check_canon("SELECT 'it''s', \"dq\", 'a\\tb', 'x' 'y', 1L, 2.50, 1e3, X'0A', NULL, TRUE, false",
-              "SELECT 'it''s', 'dq', 'a\\tb', 'xy', 1L, 2.50, 1e3, X'0A', NULL, TRUE, FALSE");
+              "SELECT 'its', 'dq', 'a\\tb', 'xy', 1L, 2.50, 1e3, X'0A', NULL, TRUE, FALSE");
+  check_canon("SELECT 'it\\'s', \"it's\", 'a\\\\b'", "SELECT 'it\\'s', 'it\\'s', 'a\\\\b'");
   check_canon("SELECT DATE '2024-01-02', TIMESTAMP '2024-01-02 03:04:05', TIMESTAMP_NTZ 'x'",
               "SELECT DATE '2024-01-02', TIMESTAMP '2024-01-02 03:04:05', TIMESTAMP_NTZ 'x'");
   check_canon("SELECT CAST(a AS int), CAST(b AS decimal(10,2)), CAST(c AS timestamp), "
