@@ -61,7 +61,10 @@ int cp_sql_read_target(cp_sql_table *t, const char *qualifier, cp_rel *out, int6
                        paimon_error *err) {
   /* Without an alias the table's own name qualifies it, and db.t.col names its columns too. */
   const char *db = strcmp(qualifier, t->name) == 0 ? t->database : NULL;
-  cp_sql_scan_req req = {0, NULL, NULL, t->row_tracking, false, qualifier, db, NULL, false, 0};
+  /* _SEQUENCE_NUMBER too: conditions may test it, as in Spark (DELETE ... WHERE _SEQUENCE_NUMBER =
+   * 1). */
+  cp_sql_scan_req req = {0,         NULL, NULL, t->row_tracking, t->row_tracking,
+                         qualifier, db,   NULL, false,           0};
   return cp_sql_scan(t, &req, out, snapshot, err);
 }
 
