@@ -150,6 +150,19 @@ int cp_sql_aggregate(const cp_rel *in, const cp_sql_scope *scope, cp_sql_expr *c
  * group's first row (both malloc'd, the caller frees them). */
 int cp_sql_group_rows(const cp_rel *r, size_t n_cols, int64_t **group_of, int64_t **first_row,
                       int64_t *n_groups, paimon_error *err);
+/* Where a value must be grouped, ordered or compared as a whole, which Spark refuses for a MAP
+ * (anywhere inside the type): */
+typedef enum cp_sql_map_use {
+  CP_SQL_MAP_GROUP_BY, /* [GROUP_EXPRESSION_TYPE_IS_NOT_ORDERABLE]; `what`: the key's text */
+  CP_SQL_MAP_ORDER_BY, /* [DATATYPE_MISMATCH.INVALID_ORDERING_TYPE]; "m ASC NULLS FIRST" */
+  CP_SQL_MAP_MIN_MAX,  /* the same for min / max; "max(m)" */
+  CP_SQL_MAP_SET_OP    /* [UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE], DISTINCT, UNION,
+                        * INTERSECT, EXCEPT; the column's name */
+} cp_sql_map_use;
+/* PAIMON_OK unless `t` holds a MAP; else Spark's error for `use`. */
+int cp_sql_refuse_map(cp_sql_map_use use, const cp_type *t, const char *what, cp_sql_pos pos,
+                      paimon_error *err);
+
 /* Row indices of the first occurrence of each distinct row of columns [0, n_cols) of `r`. */
 int cp_sql_distinct_rows(const cp_rel *r, size_t n_cols, int64_t **idx, int64_t *n,
                          paimon_error *err);

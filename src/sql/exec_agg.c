@@ -100,6 +100,61 @@ int cp_sql_distinct_rows(const cp_rel *r, size_t n_cols, int64_t **idx, int64_t 
   return rc;
 }
 
+static bool has_map(const cp_type *t) {
+  switch (t->kind) {
+  case CP_TYPE_MAP: return true;
+  case CP_TYPE_ARRAY:
+  case CP_TYPE_VECTOR:
+  case CP_TYPE_MULTISET: return has_map(t->element);
+  case CP_TYPE_ROW:
+    for (size_t i = 0; i < t->n_fields; i++)
+      if (has_map(t->fields[i].type)) return true;
+    return false;
+  default: return false;
+  }
+}
+
+int cp_sql_refuse_map(cp_sql_map_use use, const cp_type *t, const char *what, cp_sql_pos pos,
+                      paimon_error *err) {
+  if (!has_map(t)) return PAIMON_OK;
+  cp_buf type = CP_BUF_INIT;
+  int rc = cp_sql_spark_type(t, true, &type, err);
+  if (!rc) rc = cp_buf_nul_terminate(&type, err);
+  if (rc) {
+    cp_buf_free(&type);
+    return rc;
+  }
+  const char *ts = (const char *)type.data;
+  switch (use) {
+  case CP_SQL_MAP_GROUP_BY:
+    rc = cp_sql_error_at(err, PAIMON_EINVAL, pos,
+                         "[GROUP_EXPRESSION_TYPE_IS_NOT_ORDERABLE] The expression \"%s\" cannot be "
+                         "used as a grouping expression because its data type \"%s\" is not an "
+                         "orderable data type.",
+                         what, ts);
+    break;
+  case CP_SQL_MAP_ORDER_BY:
+  case CP_SQL_MAP_MIN_MAX: {
+    int fn_len = use == CP_SQL_MAP_ORDER_BY ? 9 : (int)strcspn(what, "(");
+    rc = cp_sql_error_at(err, PAIMON_EINVAL, pos,
+                         "[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] Cannot resolve \"%s\" due to "
+                         "data type mismatch: The `%.*s` does not support ordering on type \"%s\".",
+                         what, fn_len, use == CP_SQL_MAP_ORDER_BY ? "sortorder" : what, ts);
+    break;
+  }
+  case CP_SQL_MAP_SET_OP:
+    rc = cp_sql_error_at(err, PAIMON_EINVAL, pos,
+                         "[UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE] The feature is not "
+                         "supported: Cannot have MAP type columns in DataFrame which calls set "
+                         "operations (INTERSECT, EXCEPT, etc.), but the type of column `%s` is "
+                         "\"%s\".",
+                         what, ts);
+    break;
+  }
+  cp_buf_free(&type);
+  return rc;
+}
+
 /* ---- aggregate specifications ---------------------------------------------------------------- */
 
 typedef enum agg_fn { AGG_COUNT_STAR, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX } agg_fn;
@@ -147,8 +202,11 @@ static int bind_arg(const cp_sql_scope *scope, const cp_sql_expr *call, agg_spec
                     paimon_error *err) {
   CP_RETURN_IF_ERROR(cp_sql_bind(scope, call->args[0], &a->arg, err));
   if (a->fn == AGG_COUNT) return cp_type_new(&a->result, CP_TYPE_BIGINT, false, err);
-  if (a->fn == AGG_MIN || a->fn == AGG_MAX)
+  if (a->fn == AGG_MIN || a->fn == AGG_MAX) {
+    CP_RETURN_IF_ERROR(
+        cp_sql_refuse_map(CP_SQL_MAP_MIN_MAX, a->arg->type, a->name, call->pos, err));
     return cp_type_copy_nullable(&a->result, a->arg->type, true, err);
+  }
   bool cast_double = false;
   CP_RETURN_IF_ERROR(numeric_result(a->fn, call, a->arg->type, &a->result, &cast_double, err));
   if (!cast_double) return PAIMON_OK;
@@ -357,6 +415,7 @@ static int group_keys(const cp_rel *in, const cp_sql_scope *scope, cp_sql_expr *
     struct ArrowArray a;
     rc = cp_sql_bind(scope, keys[k], &e, err);
     if (!rc) rc = cp_sql_display_name(keys[k], &name, err);
+    if (!rc) rc = cp_sql_refuse_map(CP_SQL_MAP_GROUP_BY, e->type, name, keys[k]->pos, err);
     if (!rc) rc = cp_sql_eval(in, e, name, &s, &a, err);
     if (!rc) rc = cp_rel_builder_add(&b, name, NULL, e->type, false, &s, &a, err);
     free(name);
@@ -388,7 +447,7 @@ int cp_sql_aggregate(const cp_rel *in, const cp_sql_scope *scope, cp_sql_expr *c
   for (size_t j = 0; !rc && j < n_aggs; j++) rc = make_spec(scope, aggs[j], &specs[j], err);
   if (!rc)
     rc = group_keys(in, scope, keys, n_keys, &key_rel, &group_of, &first_row, &n_groups, err);
-  if (!rc) rc = cp_rel_take(&key_rel, first_row, n_keys ? n_groups : 0, &groups, err);
+  if (!rc) rc = cp_rel_take_keys(&key_rel, first_row, n_keys ? n_groups : 0, n_keys, &groups, err);
   cp_rel_builder b = CP_REL_BUILDER_INIT;
   for (size_t k = 0; !rc && k < n_keys; k++) rc = cp_rel_builder_add_from(&b, &groups, k, err);
   for (size_t j = 0; !rc && j < n_aggs; j++) {

@@ -313,6 +313,19 @@ static int project(const cp_sql_query *q, const cp_rel *base, const cp_sql_scope
   return cp_rel_builder_finish(&b, cp_rel_rows(base), out, err);
 }
 
+/* Spark's refusal to order by a MAP, naming the sort order as it prints it ("m ASC NULLS FIRST").
+ */
+static int refuse_map_order(const cp_sql_order_item *o, const cp_type *t, bool nulls_first,
+                            paimon_error *err) {
+  char *name = NULL;
+  CP_RETURN_IF_ERROR(cp_sql_display_name(o->expr, &name, err));
+  char what[512];
+  snprintf(what, sizeof what, "%s %s NULLS %s", name, o->desc ? "DESC" : "ASC",
+           nulls_first ? "FIRST" : "LAST");
+  free(name);
+  return cp_sql_refuse_map(CP_SQL_MAP_ORDER_BY, t, what, o->expr->pos, err);
+}
+
 static int sort_rows(const cp_sql_query *q, cp_rel *r, const size_t *sort_cols, paimon_error *err) {
   int64_t rows = cp_rel_rows(r);
   cp_array_view v;
@@ -322,10 +335,11 @@ static int sort_rows(const cp_sql_query *q, cp_rel *r, const size_t *sort_cols, 
   int rc = (!keys || !idx) ? CP_ENOMEM(err, "ORDER BY") : PAIMON_OK;
   for (size_t i = 0; !rc && i < q->n_order_by; i++) {
     const cp_sql_order_item *o = &q->order_by[i];
+    bool nulls_first = o->nulls == CP_SQL_NULLS_DEFAULT ? !o->desc : o->nulls == CP_SQL_NULLS_FIRST;
+    rc = refuse_map_order(o, r->cols[sort_cols[i]].type, nulls_first, err);
     keys[i].column = &v.children[sort_cols[i]];
     keys[i].descending = o->desc;
-    keys[i].nulls_first =
-        o->nulls == CP_SQL_NULLS_DEFAULT ? !o->desc : o->nulls == CP_SQL_NULLS_FIRST;
+    keys[i].nulls_first = nulls_first;
   }
   if (!rc && rows) rc = cp_sort_indices(keys, (int64_t)q->n_order_by, idx, err);
   cp_rel sorted;
@@ -339,10 +353,10 @@ static int sort_rows(const cp_sql_query *q, cp_rel *r, const size_t *sort_cols, 
   return PAIMON_OK;
 }
 
-/* Keeps rows idx[0..n) of *r. */
-static int keep_rows(cp_rel *r, const int64_t *idx, int64_t n, paimon_error *err) {
+/* Keeps rows idx[0..n) of *r, the first n_keys columns normalized as grouping keys. */
+static int keep_rows(cp_rel *r, const int64_t *idx, int64_t n, size_t n_keys, paimon_error *err) {
   cp_rel kept;
-  CP_RETURN_IF_ERROR(cp_rel_take(r, idx, n, &kept, err));
+  CP_RETURN_IF_ERROR(cp_rel_take_keys(r, idx, n, n_keys, &kept, err));
   cp_rel_free(r);
   *r = kept;
   return PAIMON_OK;
@@ -352,9 +366,12 @@ static int keep_rows(cp_rel *r, const int64_t *idx, int64_t n, paimon_error *err
 static int finish_rows(const cp_sql_query *q, cp_rel *r, size_t n_items, const size_t *sort_cols,
                        paimon_error *err) {
   if (q->distinct) {
+    for (size_t i = 0; i < n_items; i++)
+      CP_RETURN_IF_ERROR(
+          cp_sql_refuse_map(CP_SQL_MAP_SET_OP, r->cols[i].type, r->cols[i].name, q->pos, err));
     int64_t *idx = NULL, n = 0;
     CP_RETURN_IF_ERROR(cp_sql_distinct_rows(r, n_items, &idx, &n, err));
-    int rc = keep_rows(r, idx, n, err);
+    int rc = keep_rows(r, idx, n, n_items, err);
     free(idx);
     CP_RETURN_IF_ERROR(rc);
   }
@@ -366,7 +383,7 @@ static int finish_rows(const cp_sql_query *q, cp_rel *r, size_t n_items, const s
       int64_t *idx = malloc(((size_t)limit + 1) * sizeof *idx);
       if (!idx) return CP_ENOMEM(err, "LIMIT");
       for (int64_t i = 0; i < limit; i++) idx[i] = i;
-      int rc = keep_rows(r, idx, limit, err);
+      int rc = keep_rows(r, idx, limit, 0, err);
       free(idx);
       CP_RETURN_IF_ERROR(rc);
     }

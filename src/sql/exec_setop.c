@@ -132,9 +132,28 @@ static int cast_rel(cp_rel *r, cp_type *const *types, const bool *null_col, paim
 
 /* The type column i of both sides meets at (owned by the caller; NULL when there is none): the
  * other side's type where one side is the untyped NULL literal. */
+/* t (a copy of one of two types equal but for nullability) made nullable wherever `o` is. */
+static void or_nullability(cp_type *t, const cp_type *o) {
+  t->nullable = t->nullable || o->nullable;
+  if (t->element) or_nullability(t->element, o->element);
+  if (t->key) or_nullability(t->key, o->key);
+  if (t->value) or_nullability(t->value, o->value);
+  for (size_t i = 0; i < t->n_fields; i++) or_nullability(t->fields[i].type, o->fields[i].type);
+}
+
 static int meet(bool ln, bool rn, const cp_type *lt, const cp_type *rt, cp_type **out,
                 paimon_error *err) {
-  int rc = ln != rn ? cp_type_copy(out, ln ? rt : lt, err) : cp_common_wider_type(lt, rt, out, err);
+  int rc;
+  if (ln != rn) {
+    rc = cp_type_copy(out, ln ? rt : lt, err);
+  } else if (cp_type_equals(lt, rt, CP_TYPE_EQ_IGNORE_NULLABILITY | CP_TYPE_EQ_IGNORE_FIELD_IDS |
+                                        CP_TYPE_EQ_IGNORE_FIELD_DOCS)) {
+    /* Nested types (ARRAY, MAP, ROW) meet only when equal, as Spark's findWiderType ends. */
+    rc = cp_type_copy(out, lt, err);
+    if (!rc) or_nullability(*out, rt);
+  } else {
+    rc = cp_common_wider_type(lt, rt, out, err);
+  }
   if (!rc && *out) (*out)->nullable = lt->nullable || rt->nullable;
   return rc;
 }
@@ -248,8 +267,10 @@ static int apply_op(cp_sql_exec *x, const cp_sql_query *q, set_acc *acc, paimon_
     memset(&kept, 0, sizeof kept);
     int64_t *idx = NULL, n = 0;
     rc = acc_concat(acc, &all, err);
+    for (size_t i = 0; !rc && i < all.n_cols; i++)
+      rc = cp_sql_refuse_map(CP_SQL_MAP_SET_OP, all.cols[i].type, all.cols[i].name, q->pos, err);
     if (!rc) rc = pick_rows(q, &all, n_left, &idx, &n, err);
-    if (!rc) rc = cp_rel_take(&all, idx, n, &kept, err);
+    if (!rc) rc = cp_rel_take_keys(&all, idx, n, all.n_cols, &kept, err);
     if (!rc) rc = acc_push(acc, &kept, err);
     free(idx);
     cp_rel_free(&all);

@@ -236,6 +236,28 @@ int cp_rel_take(const cp_rel *r, const int64_t *idx, int64_t n, cp_rel *out, pai
   return adopt_batch(r, &batch, out, err);
 }
 
+int cp_rel_take_keys(const cp_rel *r, const int64_t *idx, int64_t n, size_t n_keys, cp_rel *out,
+                     paimon_error *err) {
+  CP_RETURN_IF_ERROR(cp_rel_take(r, idx, n, out, err));
+  for (size_t c = 0; c < n_keys && c < out->n_cols; c++) {
+    cp_type_kind k = out->cols[c].type->kind;
+    if (k != CP_TYPE_FLOAT && k != CP_TYPE_DOUBLE) continue;
+    /* cp_take built this column's buffers afresh: the relation alone owns them. */
+    struct ArrowArray *a = out->batch.children[c];
+    if (a->length == 0 || !a->buffers[1]) continue;
+    if (k == CP_TYPE_FLOAT) {
+      float *v = (float *)(uintptr_t)a->buffers[1] + a->offset;
+      for (int64_t i = 0; i < a->length; i++)
+        if (v[i] == 0) v[i] = 0.0f;
+    } else {
+      double *v = (double *)(uintptr_t)a->buffers[1] + a->offset;
+      for (int64_t i = 0; i < a->length; i++)
+        if (v[i] == 0) v[i] = 0.0;
+    }
+  }
+  return PAIMON_OK;
+}
+
 int cp_rel_filter(const cp_rel *r, const uint8_t *bits, cp_rel *out, paimon_error *err) {
   memset(out, 0, sizeof *out);
   if (r->n_cols == 0) return cp_rel_empty(cp_bitmap_count_set(bits, 0, cp_rel_rows(r)), out, err);

@@ -98,6 +98,11 @@ int cp_rel_empty(int64_t rows, cp_rel *out, paimon_error *err);
 
 /* Rows idx[0..n) of `r` (an index of -1 makes an all-NULL row), same columns. */
 int cp_rel_take(const cp_rel *r, const int64_t *idx, int64_t n, cp_rel *out, paimon_error *err);
+/* cp_rel_take for rows that stand for groups of equal keys (GROUP BY, DISTINCT, set operations):
+ * in the first n_keys columns a FLOAT/DOUBLE -0.0 becomes 0.0, as Spark's
+ * NormalizeFloatingNumbers makes the keys it groups by (-0.0 and 0.0 are one group, shown 0.0). */
+int cp_rel_take_keys(const cp_rel *r, const int64_t *idx, int64_t n, size_t n_keys, cp_rel *out,
+                     paimon_error *err);
 
 /* The rows whose bit is set in `bits` (cp_rel_rows(r) bits from bit 0). */
 int cp_rel_filter(const cp_rel *r, const uint8_t *bits, cp_rel *out, paimon_error *err);
