@@ -1,0 +1,60 @@
+-- Spark SQL conformance (issue 20): each statement's expected answer is Spark 3.5's (with the
+-- Paimon 1.4.2 connector), quoted in the comment before it.
+CREATE TABLE nan_c (id INT, d DOUBLE) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO nan_c VALUES (1, CAST('NaN' AS DOUBLE)), (2, 1.0D);
+-- Spark: [1] (NaN is above every number; the file's stats must not prune it).
+SELECT id FROM nan_c WHERE d > 2;
+-- Spark: [2].
+SELECT id FROM nan_c WHERE d < 5;
+-- Decimal typing: an integer literal is a DECIMAL of its own digits.
+-- Spark: 3.333333 (DECIMAL(8,6)), 0.333333, 0.5 / 7 at scale 6.
+SELECT 10.0 / 3, CAST(1 AS DECIMAL(10,2)) / 3L, CAST(3.5 AS DECIMAL(10,2)) / 7, 1.5 * 2, 1.5 + 1, 7.5 % 2;
+CREATE TABLE dec_t (id INT, dec DECIMAL(10,2));
+INSERT INTO dec_t VALUES (1, 7483.49), (2, 40000000.00), (3, NULL);
+-- Spark: 3741.745000, 20000000.000000, NULL.
+SELECT id, dec / 2 FROM dec_t ORDER BY id;
+-- Spark: 57152618.812858 (DECIMAL(24,6)); avg DECIMAL(14,6); sum DECIMAL(20,2).
+SELECT sum(dec / 7), avg(dec), sum(dec) FROM dec_t;
+-- Default column names: Spark prints DECIMAL(10,2), TIMESTAMP, STRING for VARCHAR casts.
+SELECT sum(cast(1 as decimal(10,2))), CAST(1 AS VARCHAR(3)), CAST(0 AS TIMESTAMP);
+-- -0.0: one group, shown 0.0, in GROUP BY, DISTINCT and set operations; UNION ALL keeps it.
+CREATE TABLE zeros (d DOUBLE);
+INSERT INTO zeros VALUES (-0.0D), (0.0D), (-0.0D);
+-- Spark: 0.0 | 3.
+SELECT d, count(*) FROM zeros GROUP BY d;
+-- Spark: 0.0.
+SELECT DISTINCT d FROM zeros;
+-- Spark: 0.0.
+SELECT d FROM zeros UNION SELECT d FROM zeros;
+-- Spark: 0.0.
+SELECT d FROM zeros INTERSECT SELECT 0.0D;
+-- Spark: -0.0, 0.0, -0.0, 0.0.
+SELECT d FROM zeros UNION ALL SELECT 0.0D;
+-- _SEQUENCE_NUMBER in conditions of UPDATE and DELETE.
+CREATE TABLE seq (id INT, s STRING) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO seq VALUES (1, 'a'), (2, 'b');
+INSERT INTO seq VALUES (3, 'c');
+UPDATE seq SET s = 'z' WHERE _SEQUENCE_NUMBER = 2;
+-- Spark: (1,a,0,1), (2,b,1,1), (3,z,2,3).
+SELECT id, s, _ROW_ID, _SEQUENCE_NUMBER FROM seq ORDER BY id;
+DELETE FROM seq WHERE _SEQUENCE_NUMBER = 1;
+-- Spark: (3,z,2,3).
+SELECT id, s, _ROW_ID, _SEQUENCE_NUMBER FROM seq;
+-- MAP values where Spark needs an order or equality: refused with Spark's error classes.
+CREATE TABLE maps (id INT, m MAP<STRING, INT>);
+INSERT INTO maps VALUES (1, map('a', 1));
+SELECT DISTINCT m FROM maps;
+SELECT m FROM maps GROUP BY m;
+SELECT m FROM maps ORDER BY m;
+SELECT max(m) FROM maps;
+SELECT m FROM maps UNION SELECT m FROM maps;
+-- Spark: both rows (UNION ALL needs no equality).
+SELECT m FROM maps UNION ALL SELECT m FROM maps;
+-- CAST of a DATE to a number or BOOLEAN: Spark answers NULL.
+SELECT CAST(DATE '2024-01-01' AS INT), CAST(DATE '2024-01-01' AS DOUBLE), CAST(DATE '2024-01-01' AS BOOLEAN);
+-- String literals: '' ends a literal and adjacent literals are joined (Spark: its, ab); \ escapes.
+SELECT 'it''s', 'a' 'b', 'it\'s', "it's", length('a\tb') AS n;
+CREATE TABLE strs (s STRING);
+INSERT INTO strs VALUES ('its'), ('it''s'), ('x');
+-- Spark: 2 (both rows hold "its").
+SELECT count(*) FROM strs WHERE s = 'it''s';
