@@ -45,8 +45,15 @@ typedef enum cp_sql_expr_kind {
   CP_SQL_E_LIKE,    /* args[0] [NOT] LIKE args[1] [ESCAPE 'c'] */
   CP_SQL_E_CAST,    /* CAST(args[0] AS type) */
   CP_SQL_E_CASE,    /* CASE [operand] WHEN .. THEN .. [ELSE ..] END, see below */
-  CP_SQL_E_FUNC     /* name(args) / name(DISTINCT args) / name(*) */
+  CP_SQL_E_FUNC,    /* name(args) / name(DISTINCT args) / name(*) */
+  CP_SQL_E_SUBQUERY /* (query) / EXISTS (query) / args[0] [NOT] IN (query): `subquery` says */
 } cp_sql_expr_kind;
+
+typedef enum cp_sql_subquery_kind {
+  CP_SQL_SUBQ_SCALAR, /* (SELECT ...): its one value, NULL over no row */
+  CP_SQL_SUBQ_EXISTS, /* EXISTS (SELECT ...) */
+  CP_SQL_SUBQ_IN      /* args[0] [NOT] IN (SELECT ...) */
+} cp_sql_subquery_kind;
 
 typedef enum cp_sql_op {
   CP_SQL_OP_NONE = 0,
@@ -106,6 +113,10 @@ struct cp_sql_expr {
   /* CASE: has_operand says whether args[0] is the operand of a simple CASE; then come WHEN/THEN
    * pairs, then the ELSE value when has_else. */
   bool has_operand, has_else;
+  /* SUBQUERY: which form, and the query (its own statement-level scope: a column of an outer
+   * query is not visible in it, so correlated subqueries fail to resolve). */
+  cp_sql_subquery_kind subquery;
+  struct cp_sql_query *query;
   cp_sql_expr **args;
   size_t n_args;
 };

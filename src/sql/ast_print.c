@@ -190,6 +190,12 @@ static int leaf_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_err
     return put(out, "*", err);
   case CP_SQL_E_LITERAL:
     return display ? display_literal(&e->lit, out, err) : print_literal(&e->lit, out, err);
+  case CP_SQL_E_SUBQUERY: /* SCALAR and EXISTS: IN has its left operand */
+    if (display)
+      return put(out, e->subquery == CP_SQL_SUBQ_EXISTS ? "exists()" : "scalarsubquery()", err);
+    CP_RETURN_IF_ERROR(put(out, e->subquery == CP_SQL_SUBQ_EXISTS ? "EXISTS (" : "(", err));
+    CP_RETURN_IF_ERROR(cp_sql_print_query(e->query, out, err));
+    return put(out, ")", err);
   case CP_SQL_E_FUNC:
     CP_RETURN_IF_ERROR(func_name_text(e, display, out, err));
     /* Spark rewrites count(*) to count(1) */
@@ -289,7 +295,8 @@ static int cast_type_name(const char *text, cp_buf *out, paimon_error *err) {
 }
 
 static bool negated_predicate(const cp_sql_expr *e) {
-  return e->kind == CP_SQL_E_IN || e->kind == CP_SQL_E_BETWEEN || e->kind == CP_SQL_E_LIKE;
+  return e->kind == CP_SQL_E_IN || e->kind == CP_SQL_E_BETWEEN || e->kind == CP_SQL_E_LIKE ||
+         e->kind == CP_SQL_E_SUBQUERY;
 }
 
 static int prefix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
@@ -383,6 +390,11 @@ static int suffix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_e
     CP_RETURN_IF_ERROR(cast_type_name(e->type, out, err));
     return put(out, ")", err);
   case CP_SQL_E_CASE: return case_suffix(e, display, out, err);
+  case CP_SQL_E_SUBQUERY: /* IN: Spark names it (x IN (listquery())) */
+    if (display) return put(out, e->negated ? " IN (listquery())))" : " IN (listquery()))", err);
+    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %sIN (", e->negated ? "NOT " : ""));
+    CP_RETURN_IF_ERROR(cp_sql_print_query(e->query, out, err));
+    return put(out, "))", err);
   case CP_SQL_E_FUNC:
     if (e->n_args > 1) CP_RETURN_IF_ERROR(put(out, ", ", err));
     CP_RETURN_IF_ERROR(args_text(e->args + 1, e->n_args - 1, display, out, err));

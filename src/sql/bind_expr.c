@@ -14,6 +14,8 @@
 
 #include "base/status.h"
 #include "sql/bind_internal.h"
+#include "sql/exec.h"
+#include "types/datum_arrow.h"
 #include "types/type_sql.h"
 
 /* ---- literals ------------------------------------------------------------------------------- */
@@ -541,6 +543,70 @@ static int convert_chain(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **
   return PAIMON_OK;
 }
 
+/* ---- subqueries ----------------------------------------------------------------------------- */
+
+/* Row `row` of the subquery's only column as a typed literal. */
+static int subquery_value(const cp_sql_expr *e, const cp_rel *r, int64_t row, cp_expr **out,
+                          paimon_error *err) {
+  const cp_type *t = r->cols[0].type;
+  if (t->kind == CP_TYPE_ARRAY || t->kind == CP_TYPE_MAP || t->kind == CP_TYPE_ROW ||
+      t->kind == CP_TYPE_MULTISET || t->kind == CP_TYPE_VECTOR || t->kind == CP_TYPE_VARIANT)
+    return cp_sql_error_at(err, PAIMON_EUNSUPPORTED, e->pos,
+                           "not supported: a subquery of nested values (column %s)",
+                           r->cols[0].name);
+  cp_datum d = cp_datum_null();
+  if (row >= 0) {
+    cp_array_view v;
+    CP_RETURN_IF_ERROR(cp_rel_view(r, &v, err));
+    int rc = cp_datum_from_view(t, &v.children[0], row, &d, err);
+    if (!rc) rc = cp_expr_literal(out, t, &d, err);
+    cp_array_view_reset(&v);
+    return rc;
+  }
+  return cp_expr_literal(out, t, &d, err);
+}
+
+static int subquery_op(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
+                       paimon_error *err) {
+  const cp_rel *r = NULL;
+  CP_RETURN_IF_ERROR(cp_sql_subquery_rows(e, &r, err));
+  int64_t rows = cp_rel_rows(r);
+  if (e->subquery == CP_SQL_SUBQ_EXISTS) return cp_expr_bool(out, rows > 0, err);
+  if (r->n_cols != 1)
+    return cp_sql_error_at(
+        err, PAIMON_EINVAL, e->pos, "%s",
+        e->subquery == CP_SQL_SUBQ_SCALAR
+            ? "[INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN] "
+              "Invalid subquery: Scalar subquery must return only one column."
+            : "not supported: IN with a subquery of more than one column");
+  if (e->subquery == CP_SQL_SUBQ_SCALAR) {
+    if (rows > 1)
+      return cp_sql_error_at(err, PAIMON_EINVAL, e->pos,
+                             "[SCALAR_SUBQUERY_TOO_MANY_ROWS] More than one row returned by a "
+                             "subquery used as an expression.");
+    return subquery_value(e, r, rows ? 0 : -1, out, err);
+  }
+  /* x IN (subquery): its distinct values as an IN list; none: FALSE (NOT IN: TRUE), NULL x too. */
+  int64_t *idx = NULL, n = 0;
+  CP_RETURN_IF_ERROR(cp_sql_distinct_rows(r, 1, &idx, &n, err));
+  if (n == 0) {
+    free(idx);
+    return cp_expr_bool(out, e->negated, err);
+  }
+  cp_expr **list = calloc((size_t)n + 1, sizeof *list);
+  int rc = list ? cp_sql_convert(s, e->args[0], &list[0], err) : CP_ENOMEM(err, "IN list");
+  int64_t k = 0;
+  for (; !rc && k < n; k++) rc = subquery_value(e, r, idx[k], &list[k + 1], err);
+  free(idx);
+  if (!rc) {
+    rc = cp_expr_in(out, list[0], list + 1, (size_t)n, e->negated, err);
+  } else if (list) {
+    for (int64_t i = 0; i <= k; i++) cp_expr_free(list[i]);
+  }
+  free(list);
+  return rc;
+}
+
 int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
   *out = NULL;
   if (s->agg) {
@@ -588,6 +654,7 @@ int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, p
   case CP_SQL_E_CAST: return cast_op(s, e, out, err);
   case CP_SQL_E_CASE: return case_op(s, e, out, err);
   case CP_SQL_E_FUNC: return func_call(s, e, out, err);
+  case CP_SQL_E_SUBQUERY: return subquery_op(s, e, out, err);
   }
   return cp_sql_error_at(err, PAIMON_EINVAL, e->pos, "unknown expression");
 }

@@ -108,6 +108,31 @@ typedef struct cp_sql_exec {
 } cp_sql_exec;
 
 int cp_sql_exec_init(cp_sql_exec *x, cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
+
+/* ---- subqueries (exec_subquery.c) ----------------------------------------------------------- */
+
+/* The subqueries run by the statement a thread is executing (cp_sql_execute brackets every
+ * statement with begin / end; their rows live until end). */
+typedef struct cp_sql_subq_ctx {
+  cp_sql_session *session;
+  struct cp_sql_subq_entry *entries;
+  size_t n, cap;
+  struct cp_sql_subq_ctx *outer;
+} cp_sql_subq_ctx;
+void cp_sql_subq_begin(cp_sql_subq_ctx *c, cp_sql_session *s);
+void cp_sql_subq_end(cp_sql_subq_ctx *c);
+/* The rows of the subquery expression `e` (CP_SQL_E_SUBQUERY), run on first use in the current
+ * statement; a subquery naming a column it cannot resolve is reported as a correlated one. */
+int cp_sql_subquery_rows(const cp_sql_expr *e, const cp_rel **out, paimon_error *err);
+/* Whether cp_sql_subquery_rows found `e` correlated in this statement. */
+bool cp_sql_subquery_is_correlated(const cp_sql_expr *e);
+/* The rows of `in` where the WHERE condition `where` (bound in `scope`, over in's columns) is
+ * TRUE. Conjuncts `[NOT] EXISTS (q)` / `x [NOT] IN (q)` whose subquery is correlated — its WHERE
+ * names outer columns — run as semi / anti joins (Spark's RewritePredicateSubquery): q's own
+ * conditions filter q's FROM, the ones naming outer columns (and IN's x = y) pair outer rows with
+ * its rows. q may not aggregate, group, limit or be a set operation. */
+int cp_sql_filter_where(const cp_rel *in, const cp_sql_scope *scope, const cp_sql_expr *where,
+                        cp_rel *out, paimon_error *err);
 void cp_sql_exec_free(cp_sql_exec *x);
 
 int cp_sql_run_query(cp_sql_exec *x, const cp_sql_query *q, cp_rel *out, bool *ordered,

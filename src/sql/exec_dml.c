@@ -145,10 +145,9 @@ int cp_sql_exec_update(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error 
   if (!rc) rc = bind_set(&t, u, &scope, qualifier, cols, values, err);
   if (!rc && u->where) {
     scope.clause = "WHERE";
-    rc = cp_sql_bind_predicate(&scope, u->where, &pred, err);
+    rc = cp_sql_filter_where(&all, &scope, u->where, &rows, err);
   }
-  if (!rc && pred) rc = cp_sql_filter(&all, pred, &rows, err);
-  const cp_rel *target = pred ? &rows : &all;
+  const cp_rel *target = u->where ? &rows : &all;
   if (!rc) rc = cp_sql_row_id_column(target, &row_id, err);
   if (!rc) rc = cp_sql_update_batch(&t, target, row_id, cols, values, u->n_set, &batch, err);
   if (!rc && cp_rel_rows(&batch) > 0) {
@@ -209,9 +208,8 @@ int cp_sql_exec_delete(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error 
   if (!rc) rc = cp_sql_check_delete(&t, stmt->pos, false, err);
   if (!rc) rc = cp_sql_read_target(&t, del->alias ? del->alias : t.name, &all, &snapshot, err);
   if (!rc) rc = cp_sql_scope_init(&scope, all.cols, all.n_cols, "WHERE", err);
-  if (!rc && del->where) rc = cp_sql_bind_predicate(&scope, del->where, &pred, err);
-  if (!rc && pred) rc = cp_sql_filter(&all, pred, &rows, err);
-  const cp_rel *victims = pred ? &rows : &all;
+  if (!rc && del->where) rc = cp_sql_filter_where(&all, &scope, del->where, &rows, err);
+  const cp_rel *victims = del->where ? &rows : &all;
   if (!rc) rc = cp_sql_row_id_column(victims, &row_id, err);
   if (!rc) rc = cp_sql_row_ids(victims, row_id, &ids, &n, err);
   if (!rc && n > 0) {

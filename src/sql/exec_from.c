@@ -39,6 +39,7 @@ static int collect_expr(cp_sql_exec *x, const cp_sql_expr *e, paimon_error *err)
     if (e->kind == CP_SQL_E_STAR) x->all_columns = true;
     if (e->kind == CP_SQL_E_COLUMN)
       CP_RETURN_IF_ERROR(add_name(x, e->name.parts[e->name.n - 1], err));
+    if (e->kind == CP_SQL_E_SUBQUERY) CP_RETURN_IF_ERROR(collect_query(x, e->query, err));
     for (size_t i = 1; i < e->n_args; i++) CP_RETURN_IF_ERROR(collect_expr(x, e->args[i], err));
   }
   return PAIMON_OK;

@@ -405,12 +405,8 @@ static int finish_rows(const cp_sql_query *q, cp_rel *r, size_t n_items, const s
 
 static int where(const cp_sql_query *q, cp_rel *input, cp_sql_scope *in, paimon_error *err) {
   if (!q->where) return PAIMON_OK;
-  cp_expr *pred = NULL;
   cp_rel kept;
-  CP_RETURN_IF_ERROR(cp_sql_bind_predicate(in, q->where, &pred, err));
-  int rc = cp_sql_filter(input, pred, &kept, err);
-  cp_expr_free(pred);
-  CP_RETURN_IF_ERROR(rc);
+  CP_RETURN_IF_ERROR(cp_sql_filter_where(input, in, q->where, &kept, err));
   cp_sql_scope_free(in);
   cp_rel_free(input);
   *input = kept;

@@ -146,8 +146,9 @@ static int meet(bool ln, bool rn, const cp_type *lt, const cp_type *rt, cp_type 
   int rc;
   if (ln != rn) {
     rc = cp_type_copy(out, ln ? rt : lt, err);
-  } else if (cp_type_equals(lt, rt, CP_TYPE_EQ_IGNORE_NULLABILITY | CP_TYPE_EQ_IGNORE_FIELD_IDS |
-                                        CP_TYPE_EQ_IGNORE_FIELD_DOCS)) {
+  } else if (cp_type_equals(lt, rt,
+                            CP_TYPE_EQ_IGNORE_NULLABILITY | CP_TYPE_EQ_IGNORE_FIELD_IDS |
+                                CP_TYPE_EQ_IGNORE_FIELD_DOCS)) {
     /* Nested types (ARRAY, MAP, ROW) meet only when equal, as Spark's findWiderType ends. */
     rc = cp_type_copy(out, lt, err);
     if (!rc) or_nullability(*out, rt);

@@ -119,6 +119,24 @@ static int case_expr(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   return rc;
 }
 
+/* '(' query ')' as a subquery expression of `kind` (IN's left operand in `left`). */
+static int subquery_expr(cp_sql_parser *p, cp_sql_subquery_kind kind, cp_sql_pos pos,
+                         cp_sql_expr *left, cp_sql_expr **out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(new_expr(p, CP_SQL_E_SUBQUERY, pos, left ? 1 : 0, out, err));
+  (*out)->subquery = kind;
+  if (left) (*out)->args[0] = left;
+  CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+  CP_RETURN_IF_ERROR(cp_ps_enter(p, err));
+  int rc = cp_ps_query(p, &(*out)->query, err);
+  cp_ps_leave(p);
+  CP_RETURN_IF_ERROR(rc);
+  return cp_ps_expect(p, CP_TOK_RPAREN, err);
+}
+
+static bool query_follows(const cp_sql_parser *p, size_t at) {
+  return cp_ps_kw_at(p, at, "select") || cp_ps_kw_at(p, at, "with");
+}
+
 static int cast_expr(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   cp_sql_pos pos = cp_ps_pos(p);
   cp_ps_next(p); /* CAST */
@@ -214,9 +232,8 @@ static int primary(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   }
   case CP_TOK_STAR: cp_ps_next(p); return new_expr(p, CP_SQL_E_STAR, pos, 0, out, err);
   case CP_TOK_LPAREN: {
+    if (query_follows(p, 1)) return subquery_expr(p, CP_SQL_SUBQ_SCALAR, pos, NULL, out, err);
     cp_ps_next(p);
-    if (cp_ps_kw(p, "select"))
-      return cp_ps_error_at(p, pos, err, "subquery expressions are not supported");
     CP_RETURN_IF_ERROR(cp_ps_expr(p, out, err));
     return cp_ps_expect(p, CP_TOK_RPAREN, err);
   }
@@ -230,6 +247,11 @@ static int primary(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
                                NULL, 0, out, err));
     (*out)->lit.bool_value = cp_sql_tok_is(t, "true");
     return PAIMON_OK;
+  }
+  if (cp_sql_tok_is(t, "exists") && cp_ps_peek_at(p, 1)->kind == CP_TOK_LPAREN &&
+      query_follows(p, 2)) {
+    cp_ps_next(p);
+    return subquery_expr(p, CP_SQL_SUBQ_EXISTS, pos, NULL, out, err);
   }
   if (cp_sql_tok_is(t, "case")) return case_expr(p, out, err);
   if (cp_sql_tok_is(t, "cast") && cp_ps_peek_at(p, 1)->kind == CP_TOK_LPAREN)
@@ -380,8 +402,11 @@ static int predicate_suffix(cp_sql_parser *p, cp_sql_expr *left, bool *done, cp_
     return PAIMON_OK;
   }
   if (cp_ps_accept_kw(p, "in")) {
-    if (cp_ps_is(p, CP_TOK_LPAREN) && cp_ps_kw_at(p, 1, "select"))
-      return cp_ps_error_at(p, pos, err, "IN (subquery) is not supported");
+    if (cp_ps_is(p, CP_TOK_LPAREN) && query_follows(p, 1)) {
+      CP_RETURN_IF_ERROR(subquery_expr(p, CP_SQL_SUBQ_IN, pos, left, out, err));
+      (*out)->negated = negated;
+      return PAIMON_OK;
+    }
     cp_sql_expr **list;
     size_t n;
     CP_RETURN_IF_ERROR(cp_ps_expr_list(p, &list, &n, err));

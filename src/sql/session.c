@@ -72,15 +72,18 @@ int cp_sql_execute(cp_sql_session *s, const cp_sql_stmt *stmt, cp_sql_result *ou
                    paimon_error *err) {
   memset(out, 0, sizeof *out);
   int rc;
+  cp_sql_subq_ctx subqueries;
+  cp_sql_subq_begin(&subqueries, s);
   switch (stmt->kind) {
   case CP_SQL_S_SELECT: rc = run_select(s, stmt, out, err); break;
   case CP_SQL_S_INSERT: rc = cp_sql_exec_insert(s, stmt, err); break;
   case CP_SQL_S_UPDATE: rc = cp_sql_exec_update(s, stmt, err); break;
   case CP_SQL_S_DELETE: rc = cp_sql_exec_delete(s, stmt, err); break;
   case CP_SQL_S_MERGE: rc = cp_sql_exec_merge(s, stmt, err); break;
-  default: return cp_sql_exec_catalog(s, stmt, out, err);
+  default: rc = cp_sql_exec_catalog(s, stmt, out, err); break;
   }
-  if (rc) {
+  cp_sql_subq_end(&subqueries);
+  if (rc && stmt->kind >= CP_SQL_S_SELECT && stmt->kind <= CP_SQL_S_MERGE) {
     cp_sql_result_release(out);
     if (rc != PAIMON_ENOMEM && err && strncmp(err->message, "line ", 5) != 0)
       paimon_error_prefix(err, "line %d:%d", stmt->pos.line, stmt->pos.col);

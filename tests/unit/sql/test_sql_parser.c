@@ -297,7 +297,6 @@ static void test_errors(void) {
   check_error("WITH RECURSIVE x AS (SELECT 1) SELECT * FROM x",
               "line 1:6: WITH RECURSIVE is not supported");
   check_error("SELECT a FROM t UNION", "line 1:22: syntax error at end of input: expected SELECT");
-  check_error("SELECT x IN (SELECT 1)", "line 1:10: IN (subquery) is not supported");
   check_error("SELECT INTERVAL '1' DAY", "line 1:8: INTERVAL literals are not supported");
   check_error("ALTER TABLE t RENAME u", "line 1:22: syntax error at 'u': expected TO");
   check_error("SELECT select FROM t", "line 1:8: syntax error at 'select': expected an expression");
@@ -455,6 +454,22 @@ static void test_display_names(void) {
   check_display("CASE WHEN x > 1 THEN 'a' ELSE 'b' END", "CASE WHEN (x > 1) THEN a ELSE b END");
   check_display("upper(name)", "upper(name)");
   check_display("DATE '2024-01-01'", "DATE '2024-01-01'");
+  /* subqueries, as Spark names them */
+  check_display("(SELECT max(a) FROM t)", "scalarsubquery()");
+  check_display("EXISTS (SELECT 1)", "exists()");
+  check_display("x IN (SELECT a FROM t)", "(x IN (listquery()))");
+  check_display("x NOT IN (SELECT a FROM t)", "(NOT (x IN (listquery())))");
+}
+
+static void test_subqueries(void) {
+  check_canon("SELECT (SELECT max(a) FROM t) + 1, x IN (SELECT a FROM u WHERE a > 1) FROM v",
+              "SELECT ((SELECT max(a) FROM t) + 1), (x IN (SELECT a FROM u WHERE (a > 1))) FROM v");
+  check_canon("SELECT * FROM t WHERE NOT EXISTS (SELECT * FROM u WHERE u.k = t.k) AND x NOT IN "
+              "(WITH w AS (SELECT 1 AS c) SELECT c FROM w)",
+              NULL);
+  check_canon("DELETE FROM t WHERE EXISTS (SELECT 1 FROM u WHERE (SELECT 2) = u.k)", NULL);
+  /* a parenthesised expression is not a subquery */
+  check_canon("SELECT ((a + 1)) FROM t", "SELECT (a + 1) FROM t");
 }
 
 /* ---- mutation testing: what the fuzz harness checks, on deterministic inputs --------------- */
@@ -573,6 +588,7 @@ int main(void) {
   RUN(test_chains_and_their_limits);
   RUN(test_parser_continues_after_error);
   RUN(test_display_names);
+  RUN(test_subqueries);
   RUN(test_mutations);
   TEST_MAIN_END();
 }
