@@ -97,6 +97,35 @@ typedef struct cp_sql_literal {
 } cp_sql_literal;
 
 typedef struct cp_sql_expr cp_sql_expr;
+struct cp_sql_order_item;
+
+/* A window frame bound: UNBOUNDED PRECEDING / FOLLOWING, CURRENT ROW, or n PRECEDING / FOLLOWING
+ * (n >= 0 in `offset`). */
+typedef enum cp_sql_bound_kind {
+  CP_SQL_BOUND_UNBOUNDED_PRECEDING,
+  CP_SQL_BOUND_PRECEDING,
+  CP_SQL_BOUND_CURRENT_ROW,
+  CP_SQL_BOUND_FOLLOWING,
+  CP_SQL_BOUND_UNBOUNDED_FOLLOWING
+} cp_sql_bound_kind;
+
+typedef struct cp_sql_frame_bound {
+  cp_sql_bound_kind kind;
+  int64_t offset;
+} cp_sql_frame_bound;
+
+/* OVER ([PARTITION BY ...] [ORDER BY ...] [ROWS | RANGE BETWEEN a AND b]) of a window function. */
+typedef struct cp_sql_window {
+  cp_sql_pos pos;
+  cp_sql_expr **partition_by;
+  size_t n_partition_by;
+  struct cp_sql_order_item *order_by;
+  size_t n_order_by;
+  bool has_frame;
+  bool range; /* RANGE (peers of the current row) rather than ROWS */
+  cp_sql_frame_bound start, end;
+} cp_sql_window;
+
 struct cp_sql_expr {
   cp_sql_expr_kind kind;
   cp_sql_pos pos;
@@ -117,6 +146,8 @@ struct cp_sql_expr {
    * query is not visible in it, so correlated subqueries fail to resolve). */
   cp_sql_subquery_kind subquery;
   struct cp_sql_query *query;
+  /* FUNC: its OVER clause (a window function), else NULL. */
+  cp_sql_window *window;
   cp_sql_expr **args;
   size_t n_args;
 };
@@ -173,6 +204,10 @@ typedef struct cp_sql_order_item {
   bool desc;
   cp_sql_nulls nulls;
 } cp_sql_order_item;
+/* Whether an ORDER BY item sorts NULLs first (Spark's default: ASC NULLS FIRST, DESC LAST). */
+static inline bool cp_sql_nulls_first(const cp_sql_order_item *o) {
+  return o->nulls == CP_SQL_NULLS_DEFAULT ? !o->desc : o->nulls == CP_SQL_NULLS_FIRST;
+}
 
 /* UNION / EXCEPT (MINUS) / INTERSECT. */
 typedef enum cp_sql_set_op {

@@ -177,6 +177,123 @@ static int func_name_text(const cp_sql_expr *e, bool display, cp_buf *out, paimo
   return PAIMON_OK;
 }
 
+/* ---- window functions ---- */
+
+/* Spark's kinds of window function by the frame it fixes (WindowFunctionFrame requirements). */
+typedef enum win_class {
+  WIN_AGG,
+  WIN_ROWS_TO_CURRENT,
+  WIN_RANGE_TO_CURRENT,
+  WIN_LAG,
+  WIN_LEAD
+} win_class;
+
+static win_class window_class(const cp_sql_expr *f) {
+  const char *n = f->name.parts[f->name.n - 1];
+  if (!strcasecmp(n, "row_number") || !strcasecmp(n, "rank") || !strcasecmp(n, "dense_rank") ||
+      !strcasecmp(n, "percent_rank") || !strcasecmp(n, "ntile"))
+    return WIN_ROWS_TO_CURRENT;
+  if (!strcasecmp(n, "cume_dist")) return WIN_RANGE_TO_CURRENT;
+  if (!strcasecmp(n, "lag")) return WIN_LAG;
+  if (!strcasecmp(n, "lead")) return WIN_LEAD;
+  return WIN_AGG;
+}
+
+static int bound_text(const cp_sql_frame_bound *b, cp_buf *out, paimon_error *err) {
+  switch (b->kind) {
+  case CP_SQL_BOUND_UNBOUNDED_PRECEDING: return put(out, "UNBOUNDED PRECEDING", err);
+  case CP_SQL_BOUND_UNBOUNDED_FOLLOWING: return put(out, "UNBOUNDED FOLLOWING", err);
+  case CP_SQL_BOUND_CURRENT_ROW: return put(out, "CURRENT ROW", err);
+  case CP_SQL_BOUND_PRECEDING:
+    return cp_buf_appendf(out, err, "%lld PRECEDING", (long long)b->offset);
+  case CP_SQL_BOUND_FOLLOWING:
+    return cp_buf_appendf(out, err, "%lld FOLLOWING", (long long)b->offset);
+  }
+  return PAIMON_OK;
+}
+
+static int order_items_text(const cp_sql_order_item *items, size_t n, bool display, cp_buf *out,
+                            paimon_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    const cp_sql_order_item *o = &items[i];
+    if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
+    CP_RETURN_IF_ERROR(expr_text(o->expr, display, out, err));
+    CP_RETURN_IF_ERROR(put(out, o->desc ? " DESC" : " ASC", err));
+    if (display)
+      CP_RETURN_IF_ERROR(put(out, cp_sql_nulls_first(o) ? " NULLS FIRST" : " NULLS LAST", err));
+    else if (o->nulls != CP_SQL_NULLS_DEFAULT)
+      CP_RETURN_IF_ERROR(
+          put(out, o->nulls == CP_SQL_NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST", err));
+  }
+  return PAIMON_OK;
+}
+
+/* " OVER (...)" after a window function's call; as Spark names the column when `display`
+ * (WindowSpecDefinition.sql: the frame the analyzer settles on is always spelled out). */
+static int window_text(const cp_sql_expr *f, bool display, cp_buf *out, paimon_error *err) {
+  const cp_sql_window *w = f->window;
+  CP_RETURN_IF_ERROR(put(out, " OVER (", err));
+  bool space = false;
+  if (w->n_partition_by) {
+    CP_RETURN_IF_ERROR(put(out, "PARTITION BY ", err));
+    CP_RETURN_IF_ERROR(args_text(w->partition_by, w->n_partition_by, display, out, err));
+    space = true;
+  }
+  if (w->n_order_by) {
+    CP_RETURN_IF_ERROR(put(out, space ? " ORDER BY " : "ORDER BY ", err));
+    CP_RETURN_IF_ERROR(order_items_text(w->order_by, w->n_order_by, display, out, err));
+    space = true;
+  }
+  if (!display) {
+    if (w->has_frame) {
+      CP_RETURN_IF_ERROR(put(out, space ? " " : "", err));
+      CP_RETURN_IF_ERROR(put(out, w->range ? "RANGE BETWEEN " : "ROWS BETWEEN ", err));
+      CP_RETURN_IF_ERROR(bound_text(&w->start, out, err));
+      CP_RETURN_IF_ERROR(put(out, " AND ", err));
+      CP_RETURN_IF_ERROR(bound_text(&w->end, out, err));
+    }
+    return put(out, ")", err);
+  }
+  CP_RETURN_IF_ERROR(put(out, space ? " " : "", err));
+  switch (window_class(f)) {
+  case WIN_ROWS_TO_CURRENT:
+    return put(out, "ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)", err);
+  case WIN_RANGE_TO_CURRENT:
+    return put(out, "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)", err);
+  case WIN_LAG:
+  case WIN_LEAD: {
+    long long off = 1;
+    if (f->n_args > 1 && f->args[1]->kind == CP_SQL_E_LITERAL && f->args[1]->lit.text)
+      off = strtoll(f->args[1]->lit.text, NULL, 10);
+    if (window_class(f) == WIN_LAG) off = -off;
+    return cp_buf_appendf(out, err, "ROWS BETWEEN %lld FOLLOWING AND %lld FOLLOWING)", off, off);
+  }
+  case WIN_AGG:
+    if (w->has_frame) {
+      CP_RETURN_IF_ERROR(put(out, w->range ? "RANGE BETWEEN " : "ROWS BETWEEN ", err));
+      CP_RETURN_IF_ERROR(bound_text(&w->start, out, err));
+      CP_RETURN_IF_ERROR(put(out, " AND ", err));
+      CP_RETURN_IF_ERROR(bound_text(&w->end, out, err));
+      return put(out, ")", err);
+    }
+    return put(out,
+               w->n_order_by ? "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+                             : "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)",
+               err);
+  }
+  return PAIMON_OK;
+}
+
+/* Spark's name of lag / lead shows the offset and default it fills in: lag(v, 1, NULL). */
+static int window_args_tail(const cp_sql_expr *f, bool display, cp_buf *out, paimon_error *err) {
+  if (!display || !f->window) return PAIMON_OK;
+  win_class c = window_class(f);
+  if (c != WIN_LAG && c != WIN_LEAD) return PAIMON_OK;
+  if (f->n_args == 1) return put(out, ", 1, NULL", err);
+  if (f->n_args == 2) return put(out, ", NULL", err);
+  return PAIMON_OK;
+}
+
 /* A node without arguments. */
 static int leaf_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_error *err) {
   switch (e->kind) {
@@ -199,8 +316,8 @@ static int leaf_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_err
   case CP_SQL_E_FUNC:
     CP_RETURN_IF_ERROR(func_name_text(e, display, out, err));
     /* Spark rewrites count(*) to count(1) */
-    if (e->star_arg) return put(out, display ? "(1)" : "(*)", err);
-    return put(out, "()", err);
+    CP_RETURN_IF_ERROR(put(out, e->star_arg ? (display ? "(1)" : "(*)") : "()", err));
+    return e->window ? window_text(e, display, out, err) : PAIMON_OK;
   default: return put(out, "?", err);
   }
 }
@@ -398,7 +515,9 @@ static int suffix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_e
   case CP_SQL_E_FUNC:
     if (e->n_args > 1) CP_RETURN_IF_ERROR(put(out, ", ", err));
     CP_RETURN_IF_ERROR(args_text(e->args + 1, e->n_args - 1, display, out, err));
-    return put(out, ")", err);
+    CP_RETURN_IF_ERROR(window_args_tail(e, display, out, err));
+    CP_RETURN_IF_ERROR(put(out, ")", err));
+    return e->window ? window_text(e, display, out, err) : PAIMON_OK;
   default: return PAIMON_OK;
   }
 }
@@ -522,14 +641,9 @@ int cp_sql_print_query(const cp_sql_query *q, cp_buf *out, paimon_error *err) {
     CP_RETURN_IF_ERROR(put(out, " HAVING ", err));
     CP_RETURN_IF_ERROR(cp_sql_print_expr(q->having, out, err));
   }
-  for (size_t i = 0; i < q->n_order_by; i++) {
-    const cp_sql_order_item *o = &q->order_by[i];
-    CP_RETURN_IF_ERROR(put(out, i ? ", " : " ORDER BY ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_expr(o->expr, out, err));
-    CP_RETURN_IF_ERROR(put(out, o->desc ? " DESC" : " ASC", err));
-    if (o->nulls != CP_SQL_NULLS_DEFAULT)
-      CP_RETURN_IF_ERROR(
-          put(out, o->nulls == CP_SQL_NULLS_FIRST ? " NULLS FIRST" : " NULLS LAST", err));
+  if (q->n_order_by) {
+    CP_RETURN_IF_ERROR(put(out, " ORDER BY ", err));
+    CP_RETURN_IF_ERROR(order_items_text(q->order_by, q->n_order_by, false, out, err));
   }
   if (q->limit) {
     CP_RETURN_IF_ERROR(put(out, " LIMIT ", err));

@@ -181,6 +181,10 @@ int cp_sql_resolve(const cp_sql_scope *s, const cp_sql_name *name, size_t *index
 /* ---- aggregates ----------------------------------------------------------------------------- */
 
 bool cp_sql_is_aggregate_call(const cp_sql_expr *e) {
+  return !e->window && cp_sql_is_aggregate_function(e);
+}
+
+bool cp_sql_is_aggregate_function(const cp_sql_expr *e) {
   if (e->kind != CP_SQL_E_FUNC || e->name.n != 1) return false;
   static const char *const names[] = {"count", "sum", "min", "max", "avg", "mean"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

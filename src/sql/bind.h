@@ -51,6 +51,10 @@ struct cp_sql_scope {
   char **bind_names;             /* per column, the field name in `row` (owned) */
   const cp_sql_agg_binding *agg; /* NULL unless post-aggregation */
   const char *clause;            /* "WHERE", "ON", ... for messages about aggregates */
+  /* Window function calls computed into columns window_col0 .. + n_windows (exec_window.c);
+   * elsewhere a window call is an error. */
+  const cp_sql_expr *const *windows;
+  size_t n_windows, window_col0;
 };
 
 /* A scope over `cols` (borrowed). `clause` names where expressions bound in it appear. */
@@ -87,8 +91,11 @@ int cp_sql_bind(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paim
 int cp_sql_bind_predicate(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
                           paimon_error *err);
 
-/* True for calls of count, sum, min, max, avg / mean. */
+/* True for calls of count, sum, min, max, avg / mean (not as window functions: those are
+ * computed before the select list, exec_window.c). */
 bool cp_sql_is_aggregate_call(const cp_sql_expr *e);
+/* The same, OVER or not. */
+bool cp_sql_is_aggregate_function(const cp_sql_expr *e);
 
 /* Structural equality with identifiers compared case-insensitively (GROUP BY matching). */
 bool cp_sql_expr_equal(const cp_sql_expr *a, const cp_sql_expr *b);

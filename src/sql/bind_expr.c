@@ -607,8 +607,19 @@ static int subquery_op(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **ou
   return rc;
 }
 
+/* A window function call: the column it was computed into. */
+static int window_column(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
+                         paimon_error *err) {
+  for (size_t i = 0; i < s->n_windows; i++)
+    if (s->windows[i] == e) return cp_expr_column(out, s->bind_names[s->window_col0 + i], err);
+  return cp_sql_error_at(err, PAIMON_EINVAL, e->pos,
+                         "It is not allowed to use window functions inside %s clause",
+                         s->clause ? s->clause : "this");
+}
+
 int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
   *out = NULL;
+  if (e->kind == CP_SQL_E_FUNC && e->window) return window_column(s, e, out, err);
   if (s->agg) {
     int rc = agg_substitute(s, e, out, err);
     if (rc != 1) return rc;

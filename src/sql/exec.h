@@ -109,6 +109,24 @@ typedef struct cp_sql_exec {
 
 int cp_sql_exec_init(cp_sql_exec *x, cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err);
 
+/* ---- window functions (exec_window.c) ------------------------------------------------------ */
+
+/* The window function calls of q's select list and ORDER BY (malloc'd; each node once). */
+int cp_sql_collect_windows(const cp_sql_query *q, const cp_sql_expr ***list, size_t *n,
+                           paimon_error *err);
+/* Computes each call over *r (bound in *scope) into a hidden column appended to *r, and points
+ * *scope (re-made over the grown relation, its aggregation binding kept) at them. */
+int cp_sql_compute_windows(cp_rel *r, cp_sql_scope *scope, const cp_sql_expr *const *calls,
+                           size_t n, paimon_error *err);
+/* An aggregate call OVER a window (exec_agg.c): for the row at each position p of `order`, the
+ * aggregate over the rows at positions lo[p] .. hi[p] (none when lo > hi); part_lo[p] is p's
+ * partition's first position. The column comes back in row order. */
+int cp_sql_window_aggregate(const cp_rel *in, const cp_sql_scope *scope, const cp_sql_expr *call,
+                            const int64_t *order, const int64_t *lo, const int64_t *hi,
+                            const int64_t *part_lo, int64_t n, cp_type **type,
+                            struct ArrowSchema *schema, struct ArrowArray *array,
+                            paimon_error *err);
+
 /* ---- subqueries (exec_subquery.c) ----------------------------------------------------------- */
 
 /* The subqueries run by the statement a thread is executing (cp_sql_execute brackets every

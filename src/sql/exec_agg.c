@@ -400,6 +400,74 @@ static int compute(const cp_rel *in, const agg_spec *a, const int64_t *group_of,
   return rc;
 }
 
+/* ---- aggregates over window frames ---------------------------------------------------------- */
+
+int cp_sql_window_aggregate(const cp_rel *in, const cp_sql_scope *scope, const cp_sql_expr *call,
+                            const int64_t *order, const int64_t *lo, const int64_t *hi,
+                            const int64_t *part_lo, int64_t n, cp_type **type,
+                            struct ArrowSchema *schema, struct ArrowArray *array,
+                            paimon_error *err) {
+  agg_spec a;
+  struct ArrowSchema arg_schema, sorted_schema;
+  struct ArrowArray arg_array, sorted;
+  memset(&arg_schema, 0, sizeof arg_schema);
+  memset(&arg_array, 0, sizeof arg_array);
+  memset(&sorted_schema, 0, sizeof sorted_schema);
+  memset(&sorted, 0, sizeof sorted);
+  cp_array_view v, sv;
+  memset(&v, 0, sizeof v);
+  memset(&sv, 0, sizeof sv);
+  cp_builder *b = NULL;
+  int64_t *idx = malloc(((size_t)n + 1) * sizeof *idx);
+  int rc = idx ? make_spec(scope, call, &a, err) : CP_ENOMEM(err, "window");
+  bool minmax = !rc && (a.fn == AGG_MIN || a.fn == AGG_MAX);
+  if (!rc && a.arg) rc = cp_sql_eval(in, a.arg, a.name, &arg_schema, &arg_array, err);
+  if (!rc && a.arg) rc = cp_array_view_init(&v, &arg_schema, &arg_array, err);
+  if (!rc && !minmax) rc = cp_type_to_arrow(a.result, a.name, &sorted_schema, err);
+  if (!rc && !minmax) rc = cp_builder_create(&b, &sorted_schema, err);
+  /* The frame grows while it keeps its start (running totals: one pass); else it is summed
+   * again from its start. */
+  acc g;
+  memset(&g, 0, sizeof g);
+  g.best = -1;
+  int64_t cur_lo = 0, cur_hi = -1;
+  for (int64_t p = 0; !rc && p < n; p++) {
+    if (p == part_lo[p] || lo[p] != cur_lo || hi[p] < cur_hi) {
+      memset(&g, 0, sizeof g);
+      g.best = -1;
+      cur_lo = lo[p];
+      cur_hi = lo[p] - 1;
+    }
+    while (cur_hi < hi[p]) accumulate(&a, &v, order[++cur_hi], &g);
+    if (minmax)
+      idx[order[p]] = g.best;
+    else
+      rc = append_result(&a, &g, b, err);
+  }
+  if (!rc && minmax) {
+    rc = cp_take(&v, idx, n, array, err);
+    if (!rc) rc = cp_schema_copy(schema, &arg_schema, err);
+  } else if (!rc) {
+    /* Results came in position order; back to row order. */
+    rc = cp_builder_finish(b, &sorted, err);
+    if (!rc) rc = cp_array_view_init(&sv, &sorted_schema, &sorted, err);
+    for (int64_t p = 0; !rc && p < n; p++) idx[order[p]] = p;
+    if (!rc) rc = cp_take(&sv, idx, n, array, err);
+    if (!rc) rc = cp_schema_copy(schema, &sorted_schema, err);
+  }
+  if (!rc) rc = cp_type_copy_nullable(type, a.result, true, err);
+  cp_builder_free(b);
+  cp_array_view_reset(&v);
+  cp_array_view_reset(&sv);
+  cp_array_release(&arg_array);
+  cp_schema_release(&arg_schema);
+  cp_array_release(&sorted);
+  cp_schema_release(&sorted_schema);
+  if (idx) spec_clear(&a);
+  free(idx);
+  return rc;
+}
+
 /* ---- the whole aggregation ------------------------------------------------------------------ */
 
 /* Evaluates the keys into a relation and groups its rows. */

@@ -447,11 +447,19 @@ int cp_sql_run_query(cp_sql_exec *x, const cp_sql_query *q, cp_rel *out, bool *o
   if (!rc) rc = expand_items(q, &in, &items, &n_items, err);
   bool agg = is_aggregated(q);
   if (!rc && agg) rc = aggregate(q, &input, &in, items, n_items, &a, &agg_rel, &post, err);
+  /* Window functions: over the rows the select list reads, after GROUP BY and HAVING. */
+  const cp_sql_expr **windows = NULL;
+  size_t n_windows = 0;
+  if (!rc) rc = cp_sql_collect_windows(q, &windows, &n_windows, err);
+  if (!rc && n_windows)
+    rc =
+        cp_sql_compute_windows(agg ? &agg_rel : &input, agg ? &post : &in, windows, n_windows, err);
   if (!rc)
     rc =
         project(q, agg ? &agg_rel : &input, agg ? &post : &in, items, n_items, sort_cols, out, err);
   if (!rc) rc = finish_rows(q, out, n_items, sort_cols, err);
   if (rc) cp_rel_free(out);
+  free(windows);
   *ordered = q->n_order_by > 0;
   cp_sql_scope_free(&post);
   agg_state_free(&a);

@@ -8,6 +8,7 @@
  * A minus sign directly before a number is folded into the literal, as Spark's AstBuilder does,
  * so that -2147483648 is an INT and the column is named "-1" rather than "(- 1)".
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/status.h"
@@ -148,6 +149,81 @@ static int cast_expr(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   return cp_ps_expect(p, CP_TOK_RPAREN, err);
 }
 
+/* UNBOUNDED PRECEDING | UNBOUNDED FOLLOWING | CURRENT ROW | n PRECEDING | n FOLLOWING */
+static int frame_bound(cp_sql_parser *p, cp_sql_frame_bound *b, paimon_error *err) {
+  if (cp_ps_accept_kw(p, "unbounded")) {
+    if (cp_ps_accept_kw(p, "preceding"))
+      b->kind = CP_SQL_BOUND_UNBOUNDED_PRECEDING;
+    else if (cp_ps_accept_kw(p, "following"))
+      b->kind = CP_SQL_BOUND_UNBOUNDED_FOLLOWING;
+    else
+      return cp_ps_error(p, "PRECEDING or FOLLOWING", err);
+    return PAIMON_OK;
+  }
+  if (cp_ps_accept_kw(p, "current")) {
+    b->kind = CP_SQL_BOUND_CURRENT_ROW;
+    return cp_ps_expect_kw(p, "row", err);
+  }
+  const cp_sql_token *t = cp_ps_peek(p);
+  char *end = NULL;
+  long long v = t->kind == CP_TOK_NUMBER ? strtoll(t->text, &end, 10) : -1;
+  if (t->kind != CP_TOK_NUMBER || !end || *end || v < 0)
+    return cp_ps_error(p, "UNBOUNDED, CURRENT ROW or a row count", err);
+  cp_ps_next(p);
+  b->offset = v;
+  if (cp_ps_accept_kw(p, "preceding"))
+    b->kind = CP_SQL_BOUND_PRECEDING;
+  else if (cp_ps_accept_kw(p, "following"))
+    b->kind = CP_SQL_BOUND_FOLLOWING;
+  else
+    return cp_ps_error(p, "PRECEDING or FOLLOWING", err);
+  return PAIMON_OK;
+}
+
+/* OVER '(' [PARTITION BY e, ...] [ORDER BY ...] [ROWS | RANGE frame] ')' after OVER. */
+static int window_spec(cp_sql_parser *p, cp_sql_window **out, paimon_error *err) {
+  cp_sql_window *w = cp_ps_alloc(p, sizeof *w, err);
+  if (!w) return PAIMON_ENOMEM;
+  *out = w;
+  w->pos = cp_ps_pos(p);
+  if (!cp_ps_is(p, CP_TOK_LPAREN))
+    return cp_ps_error_at(p, w->pos, err, "not supported: named windows (OVER name)");
+  cp_ps_next(p);
+  if (cp_ps_accept_kw(p, "partition") || cp_ps_accept_kw(p, "distribute")) {
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "by", err));
+    cp_ps_vec v = {0};
+    int rc = PAIMON_OK;
+    do {
+      cp_sql_expr *e = NULL;
+      rc = cp_ps_expr(p, &e, err);
+      if (!rc) rc = cp_ps_vec_push(&v, e, err);
+    } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
+    w->n_partition_by = v.n;
+    if (!rc) rc = cp_ps_vec_finish(p, &v, 0, (void **)&w->partition_by, err);
+    cp_ps_vec_free(&v);
+    CP_RETURN_IF_ERROR(rc);
+  }
+  if (cp_ps_accept_kw(p, "order") || cp_ps_accept_kw(p, "sort")) {
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "by", err));
+    CP_RETURN_IF_ERROR(cp_ps_order_items(p, &w->order_by, &w->n_order_by, err));
+  }
+  bool rows = cp_ps_kw(p, "rows"), range = cp_ps_kw(p, "range");
+  if (rows || range) {
+    cp_ps_next(p);
+    w->has_frame = true;
+    w->range = range;
+    if (cp_ps_accept_kw(p, "between")) {
+      CP_RETURN_IF_ERROR(frame_bound(p, &w->start, err));
+      CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "and", err));
+      CP_RETURN_IF_ERROR(frame_bound(p, &w->end, err));
+    } else {
+      CP_RETURN_IF_ERROR(frame_bound(p, &w->start, err));
+      w->end.kind = CP_SQL_BOUND_CURRENT_ROW;
+    }
+  }
+  return cp_ps_expect(p, CP_TOK_RPAREN, err);
+}
+
 /* name '(' [DISTINCT] args | '*' ')' after the name was read. */
 static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, paimon_error *err) {
   cp_ps_next(p); /* ( */
@@ -157,7 +233,8 @@ static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, pai
   *out = f;
   if (cp_ps_accept(p, CP_TOK_STAR)) {
     f->star_arg = true;
-    return cp_ps_expect(p, CP_TOK_RPAREN, err);
+    CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_RPAREN, err));
+    return cp_ps_accept_kw(p, "over") ? window_spec(p, &f->window, err) : PAIMON_OK;
   }
   if (cp_ps_accept_kw(p, "distinct"))
     f->distinct = true;
@@ -165,7 +242,7 @@ static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, pai
     cp_ps_accept_kw(p, "all");
   if (cp_ps_accept(p, CP_TOK_RPAREN)) {
     if (f->distinct) return cp_ps_error(p, "an expression", err);
-    return PAIMON_OK;
+    return cp_ps_accept_kw(p, "over") ? window_spec(p, &f->window, err) : PAIMON_OK;
   }
   cp_ps_vec args = {0};
   int rc = PAIMON_OK;
@@ -180,6 +257,7 @@ static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, pai
     rc = cp_ps_vec_finish(p, &args, 0, (void **)&f->args, err);
   }
   cp_ps_vec_free(&args);
+  if (!rc && cp_ps_accept_kw(p, "over")) rc = window_spec(p, &f->window, err);
   return rc;
 }
 

@@ -254,6 +254,10 @@ static int group_by(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
 }
 
 static int order_by(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
+  return cp_ps_order_items(p, &q->order_by, &q->n_order_by, err);
+}
+
+int cp_ps_order_items(cp_sql_parser *p, cp_sql_order_item **items, size_t *n, paimon_error *err) {
   cp_ps_vec v = {0};
   int rc = PAIMON_OK;
   do {
@@ -278,8 +282,8 @@ static int order_by(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
     }
     if (!rc) rc = cp_ps_vec_push(&v, it, err);
   } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
-  q->n_order_by = v.n;
-  if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_order_item), (void **)&q->order_by, err);
+  *n = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_order_item), (void **)items, err);
   cp_ps_vec_free(&v);
   return rc;
 }

@@ -459,6 +459,24 @@ static void test_display_names(void) {
   check_display("EXISTS (SELECT 1)", "exists()");
   check_display("x IN (SELECT a FROM t)", "(x IN (listquery()))");
   check_display("x NOT IN (SELECT a FROM t)", "(NOT (x IN (listquery())))");
+  /* window functions: Spark spells out the frame its analyzer settles on */
+  check_display("row_number() OVER (PARTITION BY k ORDER BY v)",
+                "row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS FIRST ROWS BETWEEN "
+                "UNBOUNDED PRECEDING AND CURRENT ROW)");
+  check_display("sum(v) OVER (PARTITION BY k)",
+                "sum(v) OVER (PARTITION BY k ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED "
+                "FOLLOWING)");
+  check_display("sum(v) OVER (ORDER BY v DESC)",
+                "sum(v) OVER (ORDER BY v DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND "
+                "CURRENT ROW)");
+  check_display("lag(v) OVER (ORDER BY v)",
+                "lag(v, 1, NULL) OVER (ORDER BY v ASC NULLS FIRST ROWS BETWEEN -1 FOLLOWING AND -1 "
+                "FOLLOWING)");
+  check_display("count(*) OVER ()",
+                "count(1) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)");
+  check_display(
+      "avg(d) OVER (ORDER BY d ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING)",
+      "avg(d) OVER (ORDER BY d ASC NULLS FIRST ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING)");
 }
 
 static void test_subqueries(void) {
@@ -470,6 +488,17 @@ static void test_subqueries(void) {
   check_canon("DELETE FROM t WHERE EXISTS (SELECT 1 FROM u WHERE (SELECT 2) = u.k)", NULL);
   /* a parenthesised expression is not a subquery */
   check_canon("SELECT ((a + 1)) FROM t", "SELECT (a + 1) FROM t");
+  check_canon("SELECT sum(v) OVER (PARTITION BY k, j ORDER BY v DESC NULLS FIRST ROWS BETWEEN 2 "
+              "PRECEDING AND CURRENT ROW), rank() OVER (ORDER BY v), count(*) OVER () FROM t",
+              "SELECT sum(v) OVER (PARTITION BY k, j ORDER BY v DESC NULLS FIRST ROWS BETWEEN 2 "
+              "PRECEDING AND CURRENT ROW), rank() OVER (ORDER BY v ASC), count(*) OVER () FROM t");
+  check_canon(
+      "SELECT lag(v, 2, 0) OVER (ORDER BY v ROWS UNBOUNDED PRECEDING) FROM t",
+      "SELECT lag(v, 2, 0) OVER (ORDER BY v ASC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT "
+      "ROW) FROM t");
+  check_error("SELECT sum(v) OVER w FROM t", "line 1:20: not supported: named windows (OVER name)");
+  check_error("SELECT sum(v) OVER (ROWS BETWEEN x PRECEDING AND CURRENT ROW) FROM t",
+              "line 1:34: syntax error at 'x': expected UNBOUNDED, CURRENT ROW or a row count");
 }
 
 /* ---- mutation testing: what the fuzz harness checks, on deterministic inputs --------------- */
