@@ -161,7 +161,9 @@ typedef enum cp_sql_join_kind {
   CP_SQL_JOIN_LEFT,
   CP_SQL_JOIN_RIGHT,
   CP_SQL_JOIN_FULL,
-  CP_SQL_JOIN_CROSS
+  CP_SQL_JOIN_CROSS,
+  CP_SQL_JOIN_SEMI, /* [LEFT] SEMI JOIN: the left rows with a match, left columns only */
+  CP_SQL_JOIN_ANTI  /* [LEFT] ANTI JOIN: the left rows without one */
 } cp_sql_join_kind;
 
 typedef enum cp_sql_from_kind {
@@ -186,6 +188,9 @@ struct cp_sql_from {
   cp_sql_join_kind join; /* JOIN */
   cp_sql_from *left, *right;
   cp_sql_expr *on; /* JOIN: NULL for CROSS JOIN and comma joins */
+  /* JOIN ... USING (a, b): the column names (then `on` is NULL). */
+  const char **using_cols;
+  size_t n_using;
 };
 
 typedef struct cp_sql_select_item {

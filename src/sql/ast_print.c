@@ -566,7 +566,8 @@ int cp_sql_print_travel(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
 }
 
 static int print_from(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
-  static const char *const joins[] = {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN", "CROSS JOIN"};
+  static const char *const joins[] = {"JOIN",       "LEFT JOIN",      "RIGHT JOIN",    "FULL JOIN",
+                                      "CROSS JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN"};
   switch (f->kind) {
   case CP_SQL_FROM_TABLE:
     CP_RETURN_IF_ERROR(print_name(&f->table, out, err));
@@ -585,7 +586,11 @@ static int print_from(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
       CP_RETURN_IF_ERROR(put(out, " ON ", err));
       CP_RETURN_IF_ERROR(cp_sql_print_expr(f->on, out, err));
     }
-    return PAIMON_OK;
+    for (size_t i = 0; i < f->n_using; i++) {
+      CP_RETURN_IF_ERROR(put(out, i ? ", " : " USING (", err));
+      CP_RETURN_IF_ERROR(cp_sql_print_ident(f->using_cols[i], out, err));
+    }
+    return f->n_using ? put(out, ")", err) : PAIMON_OK;
   }
   if (f->alias) {
     CP_RETURN_IF_ERROR(put(out, " AS ", err));

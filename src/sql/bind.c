@@ -116,7 +116,7 @@ bool cp_sql_is_catalog_name(const char *name) {
 static bool col_matches(const cp_rel_col *c, const cp_sql_name *n) {
   const char *col = n->parts[n->n - 1];
   if (strcasecmp(c->name, col) != 0) return false;
-  if (n->n == 1) return true;
+  if (n->n == 1) return !c->qualified_only;
   if (!c->qualifier || strcasecmp(c->qualifier, n->parts[n->n - 2]) != 0) return false;
   if (n->n == 2) return true;
   if (!c->database || strcasecmp(c->database, n->parts[n->n - 3]) != 0) return false;

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "arrow/bitmap.h"
 #include "base/status.h"
 #include "cpaimon/read.h"
 #include "sql/exec.h"
@@ -58,6 +59,7 @@ static int collect_from(cp_sql_exec *x, const cp_sql_from *f, paimon_error *err)
   if (f->kind == CP_SQL_FROM_JOIN) {
     CP_RETURN_IF_ERROR(collect_from(x, f->left, err));
     CP_RETURN_IF_ERROR(collect_from(x, f->right, err));
+    for (size_t i = 0; i < f->n_using; i++) CP_RETURN_IF_ERROR(add_name(x, f->using_cols[i], err));
     return collect_expr(x, f->on, err);
   }
   return PAIMON_OK;
@@ -164,6 +166,103 @@ static int scan_table(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_
   return rc;
 }
 
+/* The one column of `r` an unqualified `name` means (USING), or Spark's error. */
+static int using_column(const cp_rel *r, const char *name, const char *side, cp_sql_pos pos,
+                        size_t *out, paimon_error *err) {
+  size_t found = SIZE_MAX, n = 0;
+  for (size_t i = 0; i < r->n_cols; i++)
+    if (!r->cols[i].qualified_only && strcasecmp(r->cols[i].name, name) == 0) found = i, n++;
+  if (n == 1) {
+    *out = found;
+    return PAIMON_OK;
+  }
+  return cp_sql_error_at(err, PAIMON_EINVAL, pos,
+                         n ? "USING column `%s` is ambiguous on the %s side of the join"
+                           : "[UNRESOLVED_USING_COLUMN_FOR_JOIN] USING column `%s` cannot be "
+                             "resolved on the %s side of the join",
+                         name, side);
+}
+
+/* USING (a, ...): l.a = r.a AND ..., bound over l's columns then r's. */
+static int using_condition(const cp_sql_from *f, const cp_rel *l, const cp_rel *r,
+                           const cp_sql_scope *scope, size_t *lcol, size_t *rcol, cp_expr **out,
+                           paimon_error *err) {
+  cp_expr *acc = NULL;
+  int rc = PAIMON_OK;
+  for (size_t i = 0; !rc && i < f->n_using; i++) {
+    rc = using_column(l, f->using_cols[i], "left", f->pos, &lcol[i], err);
+    if (!rc) rc = using_column(r, f->using_cols[i], "right", f->pos, &rcol[i], err);
+    cp_expr *a = NULL, *b = NULL, *eq = NULL;
+    if (!rc) rc = cp_expr_column(&a, scope->bind_names[lcol[i]], err);
+    if (!rc) rc = cp_expr_column(&b, scope->bind_names[l->n_cols + rcol[i]], err);
+    if (!rc) {
+      rc = cp_expr_compare(&eq, CP_CMP_EQ, a, b, err);
+      a = b = NULL;
+    }
+    cp_expr_free(a);
+    cp_expr_free(b);
+    if (!rc && acc)
+      rc = cp_expr_and2(&acc, acc, eq, err);
+    else if (!rc)
+      acc = eq;
+  }
+  if (!rc) rc = cp_expr_bind(acc, scope->row, false, out, err);
+  cp_expr_free(acc);
+  return rc;
+}
+
+/* The joined columns of USING first (the left side's value; the right's for RIGHT JOIN; the
+ * first non-NULL for FULL JOIN), then both sides' columns, their USING columns reachable only by
+ * a qualified name (and not by '*'), as Spark. */
+static int using_output(const cp_sql_from *f, const cp_rel *l, const size_t *lcol,
+                        const size_t *rcol, cp_rel *joined, paimon_error *err) {
+  cp_sql_scope scope;
+  int rc = cp_sql_scope_init(&scope, joined->cols, joined->n_cols, "USING", err);
+  cp_rel_builder b = CP_REL_BUILDER_INIT;
+  for (size_t i = 0; !rc && i < f->n_using; i++) {
+    cp_expr *lv = NULL, *rv = NULL, *e = NULL, *bound = NULL;
+    rc = cp_expr_column(&lv, scope.bind_names[lcol[i]], err);
+    if (!rc) rc = cp_expr_column(&rv, scope.bind_names[l->n_cols + rcol[i]], err);
+    if (!rc && f->join == CP_SQL_JOIN_FULL) {
+      cp_expr *args[2] = {lv, rv};
+      lv = rv = NULL;
+      rc = cp_expr_coalesce(&e, args, 2, err);
+    } else if (!rc) {
+      e = f->join == CP_SQL_JOIN_RIGHT ? rv : lv;
+      if (f->join == CP_SQL_JOIN_RIGHT)
+        rv = NULL;
+      else
+        lv = NULL;
+    }
+    if (!rc) rc = cp_expr_bind(e, scope.row, false, &bound, err);
+    struct ArrowSchema s;
+    struct ArrowArray a;
+    if (!rc) rc = cp_sql_eval(joined, bound, f->using_cols[i], &s, &a, err);
+    if (!rc) rc = cp_rel_builder_add(&b, f->using_cols[i], NULL, bound->type, false, &s, &a, err);
+    cp_expr_free(lv), cp_expr_free(rv), cp_expr_free(e), cp_expr_free(bound);
+  }
+  size_t first = b.n;
+  for (size_t i = 0; !rc && i < joined->n_cols; i++) {
+    rc = cp_rel_builder_add_from(&b, joined, i, err);
+    bool shadowed = false;
+    for (size_t k = 0; k < f->n_using; k++)
+      shadowed = shadowed || i == lcol[k] || i == l->n_cols + rcol[k];
+    if (!rc && shadowed) b.cols[first + i].qualified_only = b.cols[first + i].hidden = true;
+  }
+  cp_rel result;
+  memset(&result, 0, sizeof result);
+  if (!rc)
+    rc = cp_rel_builder_finish(&b, cp_rel_rows(joined), &result, err);
+  else
+    cp_rel_builder_free(&b);
+  cp_sql_scope_free(&scope);
+  if (!rc) {
+    cp_rel_free(joined);
+    *joined = result;
+  }
+  return rc;
+}
+
 static int join(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error *err) {
   cp_rel l, r;
   memset(&r, 0, sizeof r);
@@ -173,26 +272,45 @@ static int join(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error 
   cp_sql_scope scope;
   memset(&scope, 0, sizeof scope);
   cp_expr *on = NULL;
-  if (!rc && f->on) {
+  size_t *lcol = calloc(f->n_using + 1, sizeof *lcol), *rcol = calloc(f->n_using + 1, sizeof *rcol);
+  if (!rc && (!lcol || !rcol)) rc = CP_ENOMEM(err, "join");
+  if (!rc && (f->on || f->n_using)) {
     /* ON sees the columns of both sides. */
     size_t n = l.n_cols + r.n_cols;
     cols = calloc(n + 1, sizeof *cols);
     rc = cols ? PAIMON_OK : CP_ENOMEM(err, "join");
     if (!rc) memcpy(cols, l.cols, l.n_cols * sizeof *cols);
     if (!rc) memcpy(cols + l.n_cols, r.cols, r.n_cols * sizeof *cols);
-    if (!rc) rc = cp_sql_scope_init(&scope, cols, n, "ON", err);
-    if (!rc) rc = cp_sql_bind_predicate(&scope, f->on, &on, err);
+    if (!rc) rc = cp_sql_scope_init(&scope, cols, n, f->n_using ? "USING" : "ON", err);
+    if (!rc && f->on) rc = cp_sql_bind_predicate(&scope, f->on, &on, err);
+    if (!rc && f->n_using) rc = using_condition(f, &l, &r, &scope, lcol, rcol, &on, err);
   }
   cp_sql_pairs pairs;
   memset(&pairs, 0, sizeof pairs);
   bool keep_left = f->join == CP_SQL_JOIN_LEFT || f->join == CP_SQL_JOIN_FULL;
   bool keep_right = f->join == CP_SQL_JOIN_RIGHT || f->join == CP_SQL_JOIN_FULL;
   if (!rc) rc = cp_sql_join_pairs(&l, &r, on, keep_left, keep_right, &pairs, err);
-  if (!rc) rc = cp_sql_pairs_rel(&l, &r, &pairs, out, err);
+  if (!rc && (f->join == CP_SQL_JOIN_SEMI || f->join == CP_SQL_JOIN_ANTI)) {
+    /* The left rows with (SEMI) or without (ANTI) a partner; left columns only. */
+    int64_t rows = cp_rel_rows(&l);
+    uint8_t *bits = calloc((size_t)cp_bitmap_bytes(rows) + 1, 1);
+    rc = bits ? PAIMON_OK : CP_ENOMEM(err, "join");
+    for (int64_t i = 0; !rc && i < pairs.n; i++) cp_bit_set(bits, pairs.left[i]);
+    if (!rc && f->join == CP_SQL_JOIN_ANTI)
+      for (int64_t i = 0; i < cp_bitmap_bytes(rows); i++) bits[i] = (uint8_t)~bits[i];
+    if (!rc) rc = cp_rel_filter(&l, bits, out, err);
+    free(bits);
+  } else if (!rc) {
+    rc = cp_sql_pairs_rel(&l, &r, &pairs, out, err);
+    if (!rc && f->n_using) rc = using_output(f, &l, lcol, rcol, out, err);
+    if (rc) cp_rel_free(out);
+  }
   cp_sql_pairs_free(&pairs);
   cp_expr_free(on);
   cp_sql_scope_free(&scope);
   free(cols); /* the column structs were borrowed from l and r */
+  free(lcol);
+  free(rcol);
   cp_rel_free(&l);
   cp_rel_free(&r);
   return rc;

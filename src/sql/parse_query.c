@@ -33,7 +33,9 @@ int cp_ps_opt_alias(cp_sql_parser *p, const char **out, paimon_error *err) {
   *out = NULL;
   if (cp_ps_accept_kw(p, "as")) return cp_ps_ident(p, out, NULL, err);
   const cp_sql_token *t = cp_ps_peek(p);
-  if (t->kind == CP_TOK_QIDENT || (t->kind == CP_TOK_IDENT && !cp_ps_reserved(t)))
+  /* SEMI, ANTI and USING are strict non-reserved words in Spark: never an alias without AS. */
+  bool strict = cp_sql_tok_is(t, "semi") || cp_sql_tok_is(t, "anti") || cp_sql_tok_is(t, "using");
+  if (t->kind == CP_TOK_QIDENT || (t->kind == CP_TOK_IDENT && !cp_ps_reserved(t) && !strict))
     return cp_ps_ident(p, out, NULL, err);
   return PAIMON_OK;
 }
@@ -145,10 +147,16 @@ static int join_keyword(cp_sql_parser *p, cp_sql_join_kind *kind, paimon_error *
     *kind = CP_SQL_JOIN_INNER;
     return 1;
   }
+  /* [LEFT] SEMI JOIN, [LEFT] ANTI JOIN (Spark's joinType) */
+  size_t at = cp_ps_kw(p, "left") ? 1 : 0;
+  if (cp_ps_kw_at(p, at, "semi") || cp_ps_kw_at(p, at, "anti")) {
+    *kind = cp_ps_kw_at(p, at, "semi") ? CP_SQL_JOIN_SEMI : CP_SQL_JOIN_ANTI;
+    for (size_t i = 0; i <= at; i++) cp_ps_next(p);
+    CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "join", err));
+    return 1;
+  }
   for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
     if (!cp_ps_kw(p, kinds[i].word)) continue;
-    if (cp_ps_kw_at(p, 1, "semi") || cp_ps_kw_at(p, 1, "anti"))
-      return cp_ps_error_at(p, cp_ps_pos(p), err, "SEMI and ANTI joins are not supported");
     cp_ps_next(p);
     if (kinds[i].kind != CP_SQL_JOIN_INNER && kinds[i].kind != CP_SQL_JOIN_CROSS)
       cp_ps_accept_kw(p, "outer");
@@ -178,9 +186,21 @@ static int relation_joins(cp_sql_parser *p, cp_sql_from **out, paimon_error *err
     j->join = kind;
     j->left = *out;
     CP_RETURN_IF_ERROR(cp_ps_table_primary(p, &j->right, err));
-    if (kind != CP_SQL_JOIN_CROSS) {
-      if (cp_ps_kw(p, "using"))
-        return cp_ps_error_at(p, cp_ps_pos(p), err, "JOIN ... USING is not supported; use ON");
+    if (kind != CP_SQL_JOIN_CROSS && cp_ps_accept_kw(p, "using")) {
+      CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+      cp_ps_vec v = {0};
+      int urc = PAIMON_OK;
+      do {
+        const char *id = NULL;
+        urc = cp_ps_ident(p, &id, NULL, err);
+        if (!urc) urc = cp_ps_vec_push(&v, (void *)id, err);
+      } while (!urc && cp_ps_accept(p, CP_TOK_COMMA));
+      j->n_using = v.n;
+      if (!urc) urc = cp_ps_vec_finish(p, &v, 0, (void **)&j->using_cols, err);
+      cp_ps_vec_free(&v);
+      CP_RETURN_IF_ERROR(urc);
+      CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_RPAREN, err));
+    } else if (kind != CP_SQL_JOIN_CROSS) {
       CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "on", err));
       CP_RETURN_IF_ERROR(cp_ps_expr(p, &j->on, err));
     }

@@ -59,6 +59,7 @@ int cp_rel_cols_copy(const cp_rel_col *src, size_t n, cp_rel_col **out, paimon_e
     int rc =
         cp_rel_col_init(&cols[i], src[i].name, src[i].qualifier, src[i].type, src[i].hidden, err);
     if (!rc) rc = cp_rel_col_set_database(&cols[i], src[i].database, err);
+    cols[i].qualified_only = src[i].qualified_only;
     if (rc) {
       cp_rel_cols_free(cols, i + 1); /* a failed init leaves cols[i] zeroed */
       return rc;
@@ -142,6 +143,7 @@ static int add_shared(cp_rel_builder *b, const cp_rel *r, size_t i, const char *
 int cp_rel_builder_add_from(cp_rel_builder *b, const cp_rel *r, size_t i, paimon_error *err) {
   const cp_rel_col *c = &r->cols[i];
   CP_RETURN_IF_ERROR(add_shared(b, r, i, c->name, c->qualifier, c->hidden, err));
+  b->cols[b->n - 1].qualified_only = c->qualified_only;
   return cp_rel_col_set_database(&b->cols[b->n - 1], c->database, err);
 }
 

@@ -33,6 +33,9 @@ typedef struct cp_rel_col {
   char *database;
   cp_type *type; /* owned */
   bool hidden;   /* not expanded by '*' */
+  /* Matched only by a qualified name: the two sides' columns of JOIN ... USING, behind the
+   * joined column that an unqualified name means. */
+  bool qualified_only;
 } cp_rel_col;
 
 typedef struct cp_rel {

@@ -95,3 +95,39 @@ def test_dml_with_subqueries_changes_what_select_finds(tables, run_cli, tmp_path
     want = theirs(con, "SELECT k, x FROM o2")
     assert sorted(got, key=key) == sorted(want, key=key)
     assert got and any(x == -1 for _, x in got)
+
+
+# ---- semi / anti joins and JOIN ... USING, the join forms of the same questions --------------
+
+JOINS = ["SELECT o.k, o.x FROM o LEFT SEMI JOIN i ON o.k = i.k",
+         "SELECT o.k, o.x FROM o SEMI JOIN i ON o.k = i.k AND i.x > o.x",
+         "SELECT o.k, o.x FROM o LEFT ANTI JOIN i ON o.k = i.k",
+         "SELECT o.k, o.x FROM o ANTI JOIN i ON o.k = i.k OR i.x = o.x",
+         "SELECT * FROM o LEFT SEMI JOIN i USING (k)",
+         "SELECT * FROM o ANTI JOIN i USING (k, x)",
+         "SELECT k, o.x AS ox, i.x AS ix FROM o JOIN i USING (k)",
+         "SELECT x, o.k AS ok, i.k AS ik FROM o LEFT JOIN i USING (x)",
+         "SELECT k, o.x AS ox, i.x AS ix FROM o RIGHT JOIN i USING (k)",
+         "SELECT k, o.x AS ox, i.x AS ix, o.k AS ok, i.k AS ik FROM o FULL JOIN i USING (k)",
+         "SELECT k, count(*) FROM o JOIN i USING (k, x) GROUP BY k"]
+
+
+def test_star_of_using_join_lists_the_joined_columns_once(tables, run_cli):
+    """`*` over JOIN ... USING: the USING columns once, then each side's others (Spark, DuckDB)."""
+    wh, con = tables
+    p = run_cli("sql", "--warehouse", wh, "--format", "csv", "-e",
+                "SELECT * FROM o FULL JOIN i USING (k) LIMIT 1")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[0] == "k,x,x"
+    assert [d[0] for d in con.execute("SELECT * FROM o FULL JOIN i USING (k)").description] == [
+        "k", "x", "x"]
+
+
+@pytest.mark.parametrize("query", JOINS)
+def test_semi_anti_using_joins_match_duckdb(tables, run_cli, query):
+    wh, con = tables
+    # Named difference DUCKDB_SEMI_SYNTAX: DuckDB spells Spark's LEFT SEMI / LEFT ANTI without LEFT.
+    duck = query.replace("LEFT SEMI", "SEMI").replace("LEFT ANTI", "ANTI")
+    got, want = ours(run_cli, wh, query), theirs(con, duck)
+    assert sorted(got, key=key) == sorted(want, key=key), query
+    assert got, query  # the data leaves rows for each

@@ -22,3 +22,17 @@ SELECT name FROM emp a JOIN emp b ON a.id = b.id;
 SELECT e.name FROM emp e JOIN dept d ON e.nope = d.dept_id;
 SELECT e.name FROM emp e JOIN dept d ON e.dept;
 SELECT q.* FROM emp e;
+-- SEMI / ANTI joins and USING (issue 20, item 13), Spark's forms.
+CREATE TABLE ja (id INT, s STRING);
+CREATE TABLE jb (id INT, w INT);
+INSERT INTO ja VALUES (1, 'x'), (2, 'y'), (NULL, 'n');
+INSERT INTO jb VALUES (1, 10), (1, 11), (3, 30), (NULL, 0);
+-- Spark: (1, x) once.
+SELECT * FROM ja LEFT SEMI JOIN jb ON ja.id = jb.id;
+-- Spark: (2, y), (NULL, n).
+SELECT * FROM ja LEFT ANTI JOIN jb ON ja.id = jb.id;
+-- Spark: id, s, w: (1, x, 10), (1, x, 11).
+SELECT * FROM ja JOIN jb USING (id);
+-- Spark: the joined id is the first non-NULL of both sides; ja.id / jb.id stay reachable.
+SELECT id, s, w, ja.id AS a_id, jb.id AS b_id FROM ja FULL JOIN jb USING (id) ORDER BY w, s;
+SELECT * FROM ja JOIN jb USING (w);

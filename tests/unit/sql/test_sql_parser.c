@@ -496,6 +496,10 @@ static void test_subqueries(void) {
       "SELECT lag(v, 2, 0) OVER (ORDER BY v ROWS UNBOUNDED PRECEDING) FROM t",
       "SELECT lag(v, 2, 0) OVER (ORDER BY v ASC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT "
       "ROW) FROM t");
+  check_canon("SELECT * FROM a LEFT SEMI JOIN b ON a.k = b.k ANTI JOIN c USING (k, `x y`)",
+              "SELECT * FROM a LEFT SEMI JOIN b ON (a.k = b.k) LEFT ANTI JOIN c USING (k, `x y`)");
+  check_canon("SELECT * FROM a semi JOIN b USING (k)",
+              "SELECT * FROM a LEFT SEMI JOIN b USING (k)");
   check_error("SELECT sum(v) OVER w FROM t", "line 1:20: not supported: named windows (OVER name)");
   check_error("SELECT sum(v) OVER (ROWS BETWEEN x PRECEDING AND CURRENT ROW) FROM t",
               "line 1:34: syntax error at 'x': expected UNBOUNDED, CURRENT ROW or a row count");
