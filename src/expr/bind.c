@@ -461,8 +461,48 @@ static int finish_branches(const cp_expr *u, cp_expr **args, cp_expr **out, paim
   return PAIMON_OK;
 }
 
+static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err);
+static int days_operand(cp_expr **slot, paimon_error *err);
+
+/* DATE + n, n + DATE, DATE - n: Spark's DateAdd / DateSub, as DATE_ADD (a negated n for -). */
+static int date_arith(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  if (args[0]->type->kind != CP_TYPE_DATE) {
+    cp_expr *t = args[0];
+    args[0] = args[1];
+    args[1] = t;
+  }
+  if (u->op == CP_ARITH_SUB) {
+    CP_RETURN_IF_ERROR(days_operand(&args[1], err));
+    cp_expr *neg = cp_expr_alloc(CP_EXPR_NEGATE, 1);
+    if (!neg) return CP_ENOMEM(err, "date arithmetic");
+    neg->bound = true;
+    neg->args[0] = args[1];
+    cp_expr_set_depth(neg);
+    if (cp_type_copy(&neg->type, args[1]->type, err) != 0) {
+      neg->args[0] = NULL;
+      cp_expr_free(neg);
+      return PAIMON_ENOMEM;
+    }
+    args[1] = neg;
+  }
+  cp_expr f;
+  memset(&f, 0, sizeof f);
+  f.kind = CP_EXPR_FUNC;
+  f.op = CP_FUNC_DATE_ADD;
+  f.n_args = 2;
+  return finish_func(&f, args, out, err);
+}
+
 static int finish_arith(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
   static const char SYM[] = "+-*/%";
+  bool d0 = !pending(args[0]) && args[0]->type->kind == CP_TYPE_DATE;
+  bool d1 = !pending(args[1]) && args[1]->type->kind == CP_TYPE_DATE;
+  if (d0 && d1 && u->op == CP_ARITH_SUB)
+    return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                            "not supported: DATE - DATE (an INTERVAL in Spark); use "
+                            "datediff(end, start) for the days between them");
+  if ((d0 != d1) && (u->op == CP_ARITH_ADD || (u->op == CP_ARITH_SUB && d0)))
+    return date_arith(u, args, out, err);
   char prefix[48];
   snprintf(prefix, sizeof prefix, "cannot apply %c to ", SYM[u->op]);
   for (int i = 0; i < 2; i++) {
@@ -583,6 +623,35 @@ static int finish_array(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_
   return PAIMON_OK;
 }
 
+/* A DATE argument (date_add, datediff): a DATE, or a string or timestamp cast to one, as Spark's
+ * implicit casts for these functions. */
+static int date_operand(cp_expr **slot, paimon_error *err) {
+  if (pending(*slot)) CP_RETURN_IF_ERROR(settle_kind(*slot, CP_TYPE_DATE, err));
+  const cp_type *t = (*slot)->type;
+  if (t->kind == CP_TYPE_DATE) return PAIMON_OK;
+  if (!cp_type_is_string(t) && !is_ts(t))
+    return type_error(err, "expected a DATE, not ", *slot, "", NULL, "");
+  cp_type *d = cp_type_make(CP_TYPE_DATE);
+  if (!d) return CP_ENOMEM(err, "type");
+  int rc = coerce(slot, d, err);
+  cp_type_free(d);
+  return rc;
+}
+
+/* A number of days: an integer (TINYINT, SMALLINT or INT; Spark refuses BIGINT and fractions). */
+static int days_operand(cp_expr **slot, paimon_error *err) {
+  cp_type *i = cp_type_make(CP_TYPE_INT);
+  if (!i) return CP_ENOMEM(err, "type");
+  int rc = pending(*slot) ? settle_as(*slot, i, NULL, NULL, err) : 0;
+  const cp_type *t = (*slot)->type;
+  if (rc == 0 && !(cp_type_is_integer(t) && t->kind != CP_TYPE_BIGINT))
+    rc = type_error(err, "a number of days must be TINYINT, SMALLINT or INT, not ", *slot, "", NULL,
+                    "");
+  if (rc == 0) rc = coerce(slot, i, err);
+  cp_type_free(i);
+  return rc;
+}
+
 static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
   size_t n = u->n_args;
   cp_type_kind result = CP_TYPE_VARCHAR;
@@ -593,6 +662,15 @@ static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
   case CP_FUNC_ABS:
     CP_RETURN_IF_ERROR(numeric_operand(&args[0], "ABS", err));
     return same_type_node(u, args, out, err);
+  case CP_FUNC_DATE_ADD:
+  case CP_FUNC_DATE_DIFF:
+    CP_RETURN_IF_ERROR(date_operand(&args[0], err));
+    if (u->op == CP_FUNC_DATE_DIFF)
+      CP_RETURN_IF_ERROR(date_operand(&args[1], err));
+    else
+      CP_RETURN_IF_ERROR(days_operand(&args[1], err));
+    result = u->op == CP_FUNC_DATE_ADD ? CP_TYPE_DATE : CP_TYPE_INT;
+    break;
   case CP_FUNC_CONCAT: {
     bool all_binary = true;
     for (size_t i = 0; i < n; i++)

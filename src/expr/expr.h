@@ -127,7 +127,12 @@ typedef enum cp_func {
   /* ARRAY(x, ...): an ARRAY of its atomic arguments, which meet at their wider type as COALESCE's
    * branches do (Spark's CreateArray); NOT NULL. Nested values have no cp_datum form, so these two
    * evaluate column-at-a-time only; on one row (cp_expr_eval_row*) they are unknown. */
-  CP_FUNC_ARRAY
+  CP_FUNC_ARRAY,
+  /* DATE_ADD(d, n): the DATE n days after d (n an integer; Spark's `d + n`, date_add; `d - n`
+   * is DATE_ADD(d, -n)); NULL if either is NULL. */
+  CP_FUNC_DATE_ADD,
+  /* DATE_DIFF(end, start): the days from start to end, INT (Spark's datediff). */
+  CP_FUNC_DATE_DIFF
 } cp_func;
 
 /* How a literal gets its type. */

@@ -270,6 +270,8 @@ static int func(const cp_expr *e, const cp_datum *args, cp_arena *arena, cp_datu
     return PAIMON_OK;
   }
   case CP_FUNC_ABS: absolute(t0, &args[0], out); return PAIMON_OK;
+  case CP_FUNC_DATE_ADD: *out = cp_datum_int(args[0].v.i64 + args[1].v.i64); return PAIMON_OK;
+  case CP_FUNC_DATE_DIFF: *out = cp_datum_int(args[0].v.i64 - args[1].v.i64); return PAIMON_OK;
   case CP_FUNC_SIZE:
   case CP_FUNC_ARRAY:
     /* Nested values have no datum: the vectorized kernel (eval_nested.c) computes these. */

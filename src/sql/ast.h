@@ -148,6 +148,10 @@ struct cp_sql_expr {
   struct cp_sql_query *query;
   /* FUNC: its OVER clause (a window function), else NULL. */
   cp_sql_window *window;
+  /* FUNC: an aggregate's FILTER (WHERE cond), else NULL. */
+  cp_sql_expr *filter;
+  /* FUNC: a row value `(a, b, ...)` (its args), which only IN takes: `(a, b) IN ((1, 2), ...)`. */
+  bool tuple;
   cp_sql_expr **args;
   size_t n_args;
 };

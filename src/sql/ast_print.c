@@ -284,6 +284,14 @@ static int window_text(const cp_sql_expr *f, bool display, cp_buf *out, paimon_e
   return PAIMON_OK;
 }
 
+/* " FILTER (WHERE cond)" of an aggregate call, as Spark prints it too. */
+static int filter_text(const cp_sql_expr *f, bool display, cp_buf *out, paimon_error *err) {
+  if (!f->filter) return PAIMON_OK;
+  CP_RETURN_IF_ERROR(put(out, " FILTER (WHERE ", err));
+  CP_RETURN_IF_ERROR(expr_text(f->filter, display, out, err));
+  return put(out, ")", err);
+}
+
 /* Spark's name of lag / lead shows the offset and default it fills in: lag(v, 1, NULL). */
 static int window_args_tail(const cp_sql_expr *f, bool display, cp_buf *out, paimon_error *err) {
   if (!display || !f->window) return PAIMON_OK;
@@ -317,6 +325,7 @@ static int leaf_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_err
     CP_RETURN_IF_ERROR(func_name_text(e, display, out, err));
     /* Spark rewrites count(*) to count(1) */
     CP_RETURN_IF_ERROR(put(out, e->star_arg ? (display ? "(1)" : "(*)") : "()", err));
+    CP_RETURN_IF_ERROR(filter_text(e, display, out, err));
     return e->window ? window_text(e, display, out, err) : PAIMON_OK;
   default: return put(out, "?", err);
   }
@@ -427,6 +436,7 @@ static int prefix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_e
   case CP_SQL_E_CAST: return put(out, "CAST(", err);
   case CP_SQL_E_CASE: return put(out, e->has_operand ? "CASE " : "CASE WHEN ", err);
   case CP_SQL_E_FUNC:
+    if (e->tuple) return put(out, "(", err);
     CP_RETURN_IF_ERROR(func_name_text(e, display, out, err));
     return put(out, e->distinct ? "(DISTINCT " : "(", err);
   default:
@@ -517,6 +527,7 @@ static int suffix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_e
     CP_RETURN_IF_ERROR(args_text(e->args + 1, e->n_args - 1, display, out, err));
     CP_RETURN_IF_ERROR(window_args_tail(e, display, out, err));
     CP_RETURN_IF_ERROR(put(out, ")", err));
+    CP_RETURN_IF_ERROR(filter_text(e, display, out, err));
     return e->window ? window_text(e, display, out, err) : PAIMON_OK;
   default: return PAIMON_OK;
   }

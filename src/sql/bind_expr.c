@@ -338,7 +338,7 @@ typedef struct func_def {
   size_t min_args, max_args;
 } func_def;
 
-enum { F_COALESCE = 100, F_IF, F_NULLIF, F_ISNULL, F_ISNOTNULL };
+enum { F_COALESCE = 100, F_IF, F_NULLIF, F_ISNULL, F_ISNOTNULL, FUNC_DATE_SUB };
 
 static const func_def funcs[] = {{"coalesce", F_COALESCE, 1, 1000},
                                  {"nvl", F_COALESCE, 2, 2},
@@ -347,7 +347,7 @@ static const func_def funcs[] = {{"coalesce", F_COALESCE, 1, 1000},
                                  {"nullif", F_NULLIF, 2, 2},
                                  {"isnull", F_ISNULL, 1, 1},
                                  {"isnotnull", F_ISNOTNULL, 1, 1},
-                                 {"concat", CP_FUNC_CONCAT, 1, 1000},
+                                 {"concat", CP_FUNC_CONCAT, 0, 1000},
                                  {"upper", CP_FUNC_UPPER, 1, 1},
                                  {"ucase", CP_FUNC_UPPER, 1, 1},
                                  {"lower", CP_FUNC_LOWER, 1, 1},
@@ -362,7 +362,12 @@ static const func_def funcs[] = {{"coalesce", F_COALESCE, 1, 1000},
                                  {"abs", CP_FUNC_ABS, 1, 1},
                                  {"size", CP_FUNC_SIZE, 1, 1},
                                  {"cardinality", CP_FUNC_SIZE, 1, 1},
-                                 {"array", CP_FUNC_ARRAY, 1, 1000}};
+                                 {"array", CP_FUNC_ARRAY, 1, 1000},
+                                 {"date_add", CP_FUNC_DATE_ADD, 2, 2},
+                                 {"dateadd", CP_FUNC_DATE_ADD, 2, 2},
+                                 {"date_sub", FUNC_DATE_SUB, 2, 2},
+                                 {"datediff", CP_FUNC_DATE_DIFF, 2, 2},
+                                 {"date_diff", CP_FUNC_DATE_DIFF, 2, 2}};
 
 static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
                      paimon_error *err) {
@@ -371,6 +376,11 @@ static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
   case F_IF: return cp_expr_if(out, args[0], args[1], args[2], err);
   case F_ISNULL: return cp_expr_is_null(out, args[0], false, err);
   case F_ISNOTNULL: return cp_expr_is_null(out, args[0], true, err);
+  case FUNC_DATE_SUB: /* date_sub(d, n) = d - n */
+    return cp_expr_arith(out, CP_ARITH_SUB, args[0], args[1], err);
+  case CP_FUNC_CONCAT:
+    if (n == 0) return cp_expr_string(out, "", 0, err); /* Spark: concat() is '' */
+    return cp_expr_func(out, CP_FUNC_CONCAT, args, n, err);
   case F_NULLIF: { /* CASE WHEN a = b THEN NULL ELSE a END */
     cp_expr *a2 = NULL, *cond = NULL, *null = NULL;
     int rc = cp_expr_copy(&a2, args[0], err);
@@ -394,6 +404,9 @@ static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
 
 static int func_call(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
                      paimon_error *err) {
+  if (e->tuple)
+    return cp_sql_error_at(err, PAIMON_EUNSUPPORTED, e->pos,
+                           "not supported: a row value (a, b, ...) other than on the left of IN");
   const char *name = e->name.parts[e->name.n - 1];
   if (cp_sql_is_aggregate_call(e)) {
     char *text = NULL;
@@ -408,9 +421,11 @@ static int func_call(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
   for (size_t i = 0; i < sizeof funcs / sizeof funcs[0] && !f; i++)
     if (e->name.n == 1 && strcasecmp(name, funcs[i].name) == 0) f = &funcs[i];
   if (!f) return cp_sql_error_at(err, PAIMON_ENOTFOUND, e->pos, "Undefined function: '%s'", name);
-  if (e->star_arg || e->distinct)
+  if (e->star_arg || e->distinct || e->filter)
     return cp_sql_error_at(err, PAIMON_EINVAL, e->pos, "%s is only allowed in aggregate functions",
-                           e->star_arg ? "'*'" : "DISTINCT");
+                           e->star_arg   ? "'*'"
+                           : e->distinct ? "DISTINCT"
+                                         : "FILTER");
   if (e->n_args < f->min_args || e->n_args > f->max_args) {
     if (f->min_args == f->max_args)
       return cp_sql_error_at(err, PAIMON_EINVAL, e->pos,
@@ -543,6 +558,47 @@ static int convert_chain(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **
   return PAIMON_OK;
 }
 
+/* (a, b) [NOT] IN ((x, y), ...): Spark compares the row values as structs, field by field with
+ * NULL equal to NULL, so it is an OR over the items of ANDs of a <=> x. */
+static int tuple_in(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
+  const cp_sql_expr *l = e->args[0];
+  cp_expr *any = NULL;
+  int rc = PAIMON_OK;
+  for (size_t i = 1; !rc && i < e->n_args; i++) {
+    const cp_sql_expr *r = e->args[i];
+    if (!(r->kind == CP_SQL_E_FUNC && r->tuple && r->n_args == l->n_args)) {
+      rc = cp_sql_error_at(err, PAIMON_EINVAL, r->pos,
+                           "IN of a row value of %zu fields needs row values of %zu fields",
+                           l->n_args, l->n_args);
+      break;
+    }
+    cp_expr *all = NULL;
+    for (size_t k = 0; !rc && k < l->n_args; k++) {
+      cp_expr *a = NULL, *b = NULL, *eq = NULL;
+      rc = cp_sql_convert(s, l->args[k], &a, err);
+      if (!rc) rc = cp_sql_convert(s, r->args[k], &b, err);
+      if (!rc) {
+        rc = cp_expr_compare(&eq, CP_CMP_EQ_NULL_SAFE, a, b, err);
+        a = b = NULL;
+      }
+      cp_expr_free(a);
+      cp_expr_free(b);
+      if (!rc) rc = all ? cp_expr_and2(&all, all, eq, err) : (all = eq, PAIMON_OK);
+    }
+    if (!rc)
+      rc = any ? cp_expr_or2(&any, any, all, err) : (any = all, PAIMON_OK);
+    else
+      cp_expr_free(all);
+  }
+  if (!rc && e->negated) rc = cp_expr_not(&any, any, err);
+  if (rc) {
+    cp_expr_free(any);
+    return rc;
+  }
+  *out = any;
+  return PAIMON_OK;
+}
+
 /* ---- subqueries ----------------------------------------------------------------------------- */
 
 /* Row `row` of the subquery's only column as a typed literal. */
@@ -651,6 +707,7 @@ int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, p
     return e->negated ? cp_expr_not(out, *out, err) : PAIMON_OK;
   }
   case CP_SQL_E_IN: {
+    if (e->args[0]->kind == CP_SQL_E_FUNC && e->args[0]->tuple) return tuple_in(s, e, out, err);
     cp_expr **list = calloc(e->n_args, sizeof *list);
     if (!list) return CP_ENOMEM(err, "IN list");
     int rc = convert_args(s, e->args, e->n_args, list, err);

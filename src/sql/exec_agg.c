@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arrow/bitmap.h"
 #include "arrow/ops.h"
 #include "arrow/schema.h"
 #include "base/status.h"
@@ -163,12 +164,19 @@ typedef struct agg_spec {
   agg_fn fn;
   bool distinct;
   cp_expr *arg;    /* bound argument (NULL for COUNT(*)) */
+  cp_expr *filter; /* FILTER (WHERE ...), bound; NULL without */
+  /* count(DISTINCT a, b, ...): every argument, bound (arg is NULL then) */
+  cp_expr **tuple;
+  size_t n_tuple;
   cp_type *result; /* owned */
   char *name;      /* display name */
 } agg_spec;
 
 static void spec_clear(agg_spec *a) {
   cp_expr_free(a->arg);
+  cp_expr_free(a->filter);
+  for (size_t i = 0; i < a->n_tuple; i++) cp_expr_free(a->tuple[i]);
+  free(a->tuple);
   cp_type_free(a->result);
   free(a->name);
   memset(a, 0, sizeof *a);
@@ -235,9 +243,23 @@ static int make_spec(const cp_sql_scope *scope, const cp_sql_expr *call, agg_spe
   else
     a->fn = AGG_AVG; /* avg, mean */
   CP_RETURN_IF_ERROR(cp_sql_display_name(call, &a->name, err));
+  if (call->filter) {
+    if (cp_sql_has_aggregate(call->filter))
+      return cp_sql_error_at(err, PAIMON_EINVAL, call->filter->pos,
+                             "aggregate functions are not allowed in the FILTER of %s", a->name);
+    CP_RETURN_IF_ERROR(cp_sql_bind_predicate(scope, call->filter, &a->filter, err));
+  }
   if (a->fn == AGG_COUNT_STAR) return cp_type_new(&a->result, CP_TYPE_BIGINT, false, err);
   if (call->star_arg)
     return cp_sql_error_at(err, PAIMON_EINVAL, call->pos, "'*' is only allowed in count(*)");
+  if (a->fn == AGG_COUNT && a->distinct && call->n_args > 1) {
+    /* count(DISTINCT a, b): distinct tuples of non-NULL values (Spark's Count over several). */
+    a->tuple = calloc(call->n_args, sizeof *a->tuple);
+    if (!a->tuple) return CP_ENOMEM(err, "count");
+    for (size_t i = 0; i < call->n_args; i++, a->n_tuple++)
+      CP_RETURN_IF_ERROR(cp_sql_bind(scope, call->args[i], &a->tuple[i], err));
+    return cp_type_new(&a->result, CP_TYPE_BIGINT, false, err);
+  }
   if (call->n_args != 1)
     return cp_sql_error_at(err, PAIMON_EINVAL, call->pos, "function %s takes 1 argument, got %zu",
                            name, call->n_args);
@@ -265,8 +287,8 @@ static cp_int128 pow10_128(int n) {
 }
 
 /* Marks keep[r] for the first row of each (group, value) pair with a non-NULL value. */
-static int distinct_mask(const cp_array_view *v, const int64_t *group_of, int64_t rows, bool *keep,
-                         paimon_error *err) {
+static int distinct_mask(const cp_array_view *v, const int64_t *group_of, int64_t rows,
+                         const uint8_t *pass, bool *keep, paimon_error *err) {
   size_t cap = 16;
   while (cap < (size_t)rows * 2 + 2) cap *= 2;
   int64_t *slots = malloc(cap * sizeof *slots);
@@ -274,7 +296,7 @@ static int distinct_mask(const cp_array_view *v, const int64_t *group_of, int64_
   for (size_t i = 0; i < cap; i++) slots[i] = -1;
   for (int64_t r = 0; r < rows; r++) {
     keep[r] = false;
-    if (cp_view_is_null(v, r)) continue;
+    if (cp_view_is_null(v, r) || (pass && !cp_bit_get(pass, r))) continue;
     uint64_t h = cp_hash_value(v, r, (uint64_t)group_of[r] * 0x9E3779B97F4A7C15ull + 1);
     size_t pos = (size_t)h & (cap - 1);
     bool seen = false;
@@ -357,9 +379,65 @@ static int append_result(const agg_spec *a, const acc *g, cp_builder *b, paimon_
   return cp_builder_append_decimal128(b, dec_to(v), err);
 }
 
+/* count(DISTINCT a, b, ...) per group: the distinct (group, a, b, ...) rows whose values are all
+ * non-NULL (and pass the FILTER). Rows that do not count are moved to group -1. */
+static int count_tuples(const cp_rel *in, const agg_spec *a, const int64_t *group_of,
+                        int64_t n_groups, struct ArrowSchema *schema, struct ArrowArray *array,
+                        paimon_error *err) {
+  int64_t rows = cp_rel_rows(in);
+  size_t n = a->n_tuple;
+  struct ArrowSchema *ss = calloc(n + 1, sizeof *ss), gs;
+  struct ArrowArray *aa = calloc(n + 1, sizeof *aa), ga;
+  cp_array_view *views = calloc(n + 1, sizeof *views);
+  int64_t *counts = calloc((size_t)n_groups + 1, sizeof *counts), *tuple_of = NULL, *first = NULL,
+          n_tuples = 0;
+  uint8_t *pass = NULL;
+  int64_t n_pass = 0;
+  memset(&gs, 0, sizeof gs);
+  memset(&ga, 0, sizeof ga);
+  cp_builder *b = NULL;
+  int rc = (!ss || !aa || !views || !counts) ? CP_ENOMEM(err, "count") : PAIMON_OK;
+  for (size_t i = 0; !rc && i < n; i++) {
+    rc = cp_sql_eval(in, a->tuple[i], a->name, &ss[i], &aa[i], err);
+    if (!rc) rc = cp_array_view_init(&views[i + 1], &ss[i], &aa[i], err);
+  }
+  if (!rc && a->filter) rc = cp_sql_select_bits(in, a->filter, &pass, &n_pass, err);
+  cp_type *big = NULL;
+  if (!rc) rc = cp_type_new(&big, CP_TYPE_BIGINT, false, err);
+  if (!rc) rc = cp_type_to_arrow(big, "#group", &gs, err);
+  if (!rc) rc = cp_builder_create(&b, &gs, err);
+  for (int64_t r = 0; !rc && r < rows; r++) {
+    bool counted = !pass || cp_bit_get(pass, r);
+    for (size_t i = 0; counted && i < n; i++) counted = !cp_view_is_null(&views[i + 1], r);
+    rc = cp_builder_append_int64(b, counted ? group_of[r] : -1, err);
+  }
+  if (!rc) rc = cp_builder_finish(b, &ga, err);
+  if (!rc) rc = cp_array_view_init(&views[0], &gs, &ga, err);
+  if (!rc) rc = assign_groups(views, (int64_t)n + 1, rows, &tuple_of, &first, &n_tuples, err);
+  for (int64_t t = 0; !rc && t < n_tuples; t++) {
+    int64_t g = cp_view_get_int64(&views[0], first[t]);
+    if (g >= 0) counts[g]++;
+  }
+  cp_builder_free(b);
+  b = NULL;
+  if (!rc) rc = cp_type_to_arrow(a->result, a->name, schema, err);
+  if (!rc) rc = cp_builder_create(&b, schema, err);
+  for (int64_t g = 0; !rc && g < n_groups; g++) rc = cp_builder_append_int64(b, counts[g], err);
+  if (!rc) rc = cp_builder_finish(b, array, err);
+  cp_builder_free(b);
+  for (size_t i = 0; views && i <= n; i++) cp_array_view_reset(&views[i]);
+  for (size_t i = 0; ss && aa && i < n; i++) cp_array_release(&aa[i]), cp_schema_release(&ss[i]);
+  cp_array_release(&ga);
+  cp_schema_release(&gs);
+  cp_type_free(big);
+  free(ss), free(aa), free(views), free(counts), free(tuple_of), free(first), free(pass);
+  return rc;
+}
+
 /* Evaluates aggregate `a` over `in` for every group into `schema` / `array`. */
 static int compute(const cp_rel *in, const agg_spec *a, const int64_t *group_of, int64_t n_groups,
                    struct ArrowSchema *schema, struct ArrowArray *array, paimon_error *err) {
+  if (a->n_tuple) return count_tuples(in, a, group_of, n_groups, schema, array, err);
   int64_t rows = cp_rel_rows(in);
   struct ArrowSchema arg_schema;
   struct ArrowArray arg_array;
@@ -374,9 +452,15 @@ static int compute(const cp_rel *in, const agg_spec *a, const int64_t *group_of,
   for (int64_t g = 0; !rc && g < n_groups; g++) accs[g].best = -1;
   if (!rc && a->arg) rc = cp_sql_eval(in, a->arg, a->name, &arg_schema, &arg_array, err);
   if (!rc && a->arg) rc = cp_array_view_init(&v, &arg_schema, &arg_array, err);
-  if (!rc && a->distinct && a->arg) rc = distinct_mask(&v, group_of, rows, keep, err);
+  /* FILTER (WHERE ...): only the rows it is TRUE for. */
+  uint8_t *pass = NULL;
+  int64_t n_pass = 0;
+  if (!rc && a->filter) rc = cp_sql_select_bits(in, a->filter, &pass, &n_pass, err);
+  if (!rc && a->distinct && a->arg) rc = distinct_mask(&v, group_of, rows, pass, keep, err);
   for (int64_t r = 0; !rc && r < rows; r++)
-    if (!a->distinct || keep[r]) accumulate(a, &v, r, &accs[group_of[r]]);
+    if ((!a->distinct || keep[r]) && (!pass || cp_bit_get(pass, r)))
+      accumulate(a, &v, r, &accs[group_of[r]]);
+  free(pass);
   if (!rc && (a->fn == AGG_MIN || a->fn == AGG_MAX)) {
     int64_t *idx = malloc(((size_t)n_groups + 1) * sizeof *idx);
     rc = idx ? PAIMON_OK : CP_ENOMEM(err, "aggregate");
@@ -420,6 +504,9 @@ int cp_sql_window_aggregate(const cp_rel *in, const cp_sql_scope *scope, const c
   cp_builder *b = NULL;
   int64_t *idx = malloc(((size_t)n + 1) * sizeof *idx);
   int rc = idx ? make_spec(scope, call, &a, err) : CP_ENOMEM(err, "window");
+  if (!rc && (a.filter || a.n_tuple))
+    rc = cp_sql_error_at(err, PAIMON_EUNSUPPORTED, call->pos,
+                         "not supported: FILTER or several arguments in a window aggregate");
   bool minmax = !rc && (a.fn == AGG_MIN || a.fn == AGG_MAX);
   if (!rc && a.arg) rc = cp_sql_eval(in, a.arg, a.name, &arg_schema, &arg_array, err);
   if (!rc && a.arg) rc = cp_array_view_init(&v, &arg_schema, &arg_array, err);

@@ -41,6 +41,7 @@ static int collect_expr(cp_sql_exec *x, const cp_sql_expr *e, paimon_error *err)
     if (e->kind == CP_SQL_E_COLUMN)
       CP_RETURN_IF_ERROR(add_name(x, e->name.parts[e->name.n - 1], err));
     if (e->kind == CP_SQL_E_SUBQUERY) CP_RETURN_IF_ERROR(collect_query(x, e->query, err));
+    if (e->kind == CP_SQL_E_FUNC && e->filter) CP_RETURN_IF_ERROR(collect_expr(x, e->filter, err));
     if (e->kind == CP_SQL_E_FUNC && e->window) {
       const cp_sql_window *w = e->window;
       for (size_t i = 0; i < w->n_partition_by; i++)

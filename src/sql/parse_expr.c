@@ -134,6 +134,28 @@ static int subquery_expr(cp_sql_parser *p, cp_sql_subquery_kind kind, cp_sql_pos
   return cp_ps_expect(p, CP_TOK_RPAREN, err);
 }
 
+/* The rest of `(first, e, ...)` after `first`: a row value. */
+static int row_value(cp_sql_parser *p, cp_sql_pos pos, cp_sql_expr **out, paimon_error *err) {
+  cp_ps_vec v = {0};
+  int rc = cp_ps_vec_push(&v, *out, err);
+  while (!rc && cp_ps_accept(p, CP_TOK_COMMA)) {
+    cp_sql_expr *e = NULL;
+    rc = cp_ps_expr(p, &e, err);
+    if (!rc) rc = cp_ps_vec_push(&v, e, err);
+  }
+  if (!rc) rc = cp_ps_expect(p, CP_TOK_RPAREN, err);
+  cp_sql_expr *t = NULL;
+  if (!rc) rc = new_expr(p, CP_SQL_E_FUNC, pos, 0, &t, err);
+  if (!rc) {
+    t->tuple = true;
+    t->n_args = v.n;
+    rc = cp_ps_vec_finish(p, &v, 0, (void **)&t->args, err);
+    *out = t;
+  }
+  cp_ps_vec_free(&v);
+  return rc;
+}
+
 static bool query_follows(const cp_sql_parser *p, size_t at) {
   return cp_ps_kw_at(p, at, "select") || cp_ps_kw_at(p, at, "with");
 }
@@ -224,6 +246,19 @@ static int window_spec(cp_sql_parser *p, cp_sql_window **out, paimon_error *err)
   return cp_ps_expect(p, CP_TOK_RPAREN, err);
 }
 
+/* [FILTER '(' WHERE cond ')'] [OVER window] after a call's ')'. */
+static int after_call(cp_sql_parser *p, cp_sql_expr *f, paimon_error *err) {
+  if (cp_ps_kw(p, "filter") && cp_ps_peek_at(p, 1)->kind == CP_TOK_LPAREN &&
+      cp_ps_kw_at(p, 2, "where")) {
+    cp_ps_next(p);
+    cp_ps_next(p);
+    cp_ps_next(p);
+    CP_RETURN_IF_ERROR(cp_ps_expr(p, &f->filter, err));
+    CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_RPAREN, err));
+  }
+  return cp_ps_accept_kw(p, "over") ? window_spec(p, &f->window, err) : PAIMON_OK;
+}
+
 /* name '(' [DISTINCT] args | '*' ')' after the name was read. */
 static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, paimon_error *err) {
   cp_ps_next(p); /* ( */
@@ -234,7 +269,7 @@ static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, pai
   if (cp_ps_accept(p, CP_TOK_STAR)) {
     f->star_arg = true;
     CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_RPAREN, err));
-    return cp_ps_accept_kw(p, "over") ? window_spec(p, &f->window, err) : PAIMON_OK;
+    return after_call(p, f, err);
   }
   if (cp_ps_accept_kw(p, "distinct"))
     f->distinct = true;
@@ -242,7 +277,7 @@ static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, pai
     cp_ps_accept_kw(p, "all");
   if (cp_ps_accept(p, CP_TOK_RPAREN)) {
     if (f->distinct) return cp_ps_error(p, "an expression", err);
-    return cp_ps_accept_kw(p, "over") ? window_spec(p, &f->window, err) : PAIMON_OK;
+    return after_call(p, f, err);
   }
   cp_ps_vec args = {0};
   int rc = PAIMON_OK;
@@ -257,7 +292,7 @@ static int func_call(cp_sql_parser *p, cp_sql_name *name, cp_sql_expr **out, pai
     rc = cp_ps_vec_finish(p, &args, 0, (void **)&f->args, err);
   }
   cp_ps_vec_free(&args);
-  if (!rc && cp_ps_accept_kw(p, "over")) rc = window_spec(p, &f->window, err);
+  if (!rc) rc = after_call(p, f, err);
   return rc;
 }
 
@@ -313,6 +348,7 @@ static int primary(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
     if (query_follows(p, 1)) return subquery_expr(p, CP_SQL_SUBQ_SCALAR, pos, NULL, out, err);
     cp_ps_next(p);
     CP_RETURN_IF_ERROR(cp_ps_expr(p, out, err));
+    if (cp_ps_is(p, CP_TOK_COMMA)) return row_value(p, pos, out, err);
     return cp_ps_expect(p, CP_TOK_RPAREN, err);
   }
   case CP_TOK_QIDENT: return name_expr(p, out, err);

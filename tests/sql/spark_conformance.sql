@@ -58,3 +58,26 @@ CREATE TABLE strs (s STRING);
 INSERT INTO strs VALUES ('its'), ('it''s'), ('x');
 -- Spark: 2 (both rows hold "its").
 SELECT count(*) FROM strs WHERE s = 'it''s';
+-- Item 13: DATE +/- INT (Spark's date_add / date_sub), datediff; DATE - DATE is an INTERVAL in
+-- Spark, which cpaimon refuses with a pointer to datediff.
+CREATE TABLE dates (dt DATE, n INT);
+INSERT INTO dates VALUES (DATE '2024-02-28', 2), (DATE '2024-12-31', NULL), (NULL, 1);
+-- Spark: 2024-02-29, 2024-03-01, 2024-02-27, 2024-03-01, 2024-01-29, 308 | 2025-01-01, NULL, ... | NULLs.
+-- (Spark names `dt + 1` date_add(dt, 1); cpaimon names it as written, (dt + 1).)
+SELECT dt, dt + 1, dt + n, dt - 1, date_add(dt, 2), date_sub(dt, 30), datediff(DATE '2025-01-01', dt) FROM dates ORDER BY dt;
+SELECT DATE '2024-03-01' - DATE '2024-01-01';
+-- count(DISTINCT a, b): distinct tuples with no NULL; FILTER (WHERE ...) on aggregates.
+CREATE TABLE agg2 (id INT, s STRING, g STRING);
+INSERT INTO agg2 VALUES (1, 'x', 'p'), (2, 'y', 'p'), (3, 'x', 'q'), (NULL, 'x', 'q'), (3, 'x', 'q');
+-- Spark: 3, 3, 4, 8, 2.
+SELECT count(DISTINCT id, s), count(DISTINCT s, g), count(*) FILTER (WHERE s = 'x'), sum(id) FILTER (WHERE id > 1),
+  count(DISTINCT id) FILTER (WHERE s = 'x') FROM agg2;
+-- Spark: p 1 2, q 3 3.
+SELECT g, count(*) FILTER (WHERE s = 'x') AS cx, count(*) AS c FROM agg2 GROUP BY g ORDER BY g;
+-- Tuple IN: row values compared field by field, NULL equal to NULL (Spark's struct equality).
+-- Spark: 2/p and the two 3/q rows.
+SELECT id, g FROM agg2 WHERE (id, g) IN ((3, 'q'), (2, 'p')) ORDER BY id;
+-- Spark: true for the NULL row only.
+SELECT id, (id, s) IN ((NULL, 'x')) AS hit FROM agg2 ORDER BY id;
+-- concat() of no argument is the empty string.
+SELECT concat(), concat('a'), length(concat());

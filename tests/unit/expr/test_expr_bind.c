@@ -50,8 +50,12 @@ static void test_type_errors(void) {
                    "cannot compare column 'tags' (ARRAY<STRING>) with 'a' (STRING)");
   CHECK_BIND_FAILS(&t, "(< bin 1)", PAIMON_EINVAL,
                    "cannot compare column 'bin' (BYTES) with 1 (INT)");
-  CHECK_BIND_FAILS(&t, "(+ age dt)", PAIMON_EINVAL,
-                   "cannot apply + to column 'age' (INT) and column 'dt' (DATE)");
+  /* DATE + INT is Spark's date_add; DATE + DATE, BIGINT days and DATE - DATE are not */
+  CHECK_BIND_FAILS(&t, "(+ dt dt)", PAIMON_EINVAL,
+                   "cannot apply + to column 'dt' (DATE) and column 'dt' (DATE)");
+  CHECK_BIND_FAILS(&t, "(+ dt 10000000000)", PAIMON_EINVAL,
+                   "a number of days must be TINYINT, SMALLINT or INT");
+  CHECK_BIND_FAILS(&t, "(- dt dt)", PAIMON_EUNSUPPORTED, "use datediff(end, start)");
   CHECK_BIND_FAILS(&t, "(* flag 2)", PAIMON_EINVAL, "cannot apply * to column 'flag' (BOOLEAN)");
   CHECK_BIND_FAILS(&t, "(+ age t'x')", PAIMON_EINVAL, "'x' (STRING): not a number");
   CHECK_BIND_FAILS(&t, "(and age true)", PAIMON_EINVAL,

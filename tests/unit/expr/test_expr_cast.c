@@ -184,6 +184,11 @@ static void test_cast_dates_and_timestamps(void) {
   CHECK_CONST(&one, "(cast (lit 'DATE' '2024-01-05') 'INT')", "NULL");
   CHECK_CONST(&one, "(cast (lit 'DATE' '2024-01-05') 'DECIMAL(10, 2)')", "NULL");
   CHECK_CONST(&one, "(cast (lit 'DATE' '2024-01-05') 'BOOLEAN')", "NULL");
+  /* DATE + n, n + DATE, DATE - n (Spark's date_add / date_sub), across month and year ends */
+  CHECK_CONST(&one, "(+ (lit 'DATE' '2024-02-28') 2)", "2024-03-01");
+  CHECK_CONST(&one, "(+ 1 (lit 'DATE' '2024-12-31'))", "2025-01-01");
+  CHECK_CONST(&one, "(- (lit 'DATE' '1970-01-01') 1)", "1969-12-31");
+  CHECK_CONST(&one, "(+ (lit 'DATE' '2024-01-01') (cast 1 'TINYINT'))", "2024-01-02");
 }
 
 static void test_cast_columns(void) {

@@ -500,6 +500,12 @@ static void test_subqueries(void) {
               "SELECT * FROM a LEFT SEMI JOIN b ON (a.k = b.k) LEFT ANTI JOIN c USING (k, `x y`)");
   check_canon("SELECT * FROM a semi JOIN b USING (k)",
               "SELECT * FROM a LEFT SEMI JOIN b USING (k)");
+  check_canon(
+      "SELECT count(*) FILTER (WHERE x > 1), sum(DISTINCT v) FILTER (WHERE s = 'a') FROM t",
+      "SELECT count(*) FILTER (WHERE (x > 1)), sum(DISTINCT v) FILTER (WHERE (s = 'a')) FROM t");
+  check_canon("SELECT * FROM t WHERE (a, b) NOT IN ((1, 'x'), (2, NULL))",
+              "SELECT * FROM t WHERE ((a, b) NOT IN ((1, 'x'), (2, NULL)))");
+  check_display("count(*) FILTER (WHERE x > 1)", "count(1) FILTER (WHERE (x > 1))");
   check_error("SELECT sum(v) OVER w FROM t", "line 1:20: not supported: named windows (OVER name)");
   check_error("SELECT sum(v) OVER (ROWS BETWEEN x PRECEDING AND CURRENT ROW) FROM t",
               "line 1:34: syntax error at 'x': expected UNBOUNDED, CURRENT ROW or a row count");
