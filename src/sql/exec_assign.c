@@ -2,8 +2,9 @@
  * Store assignment: converting the values of INSERT, UPDATE SET and MERGE clauses to the types of
  * the columns they are written to, with Spark's default policy (spark.sql.storeAssignmentPolicy =
  * ANSI; Cast.canANSIStoreAssign): numbers to any numeric type, any atomic value to a string type,
- * dates and timestamps to each other, binaries to binaries, nested types when their parts are
- * assignable; anything else ('abc' into an INT column) is refused before writing, naming the
+ * dates and timestamps to each other, binaries to binaries, strings parsed into numbers, BOOLEAN,
+ * dates and timestamps (what Spark with the Paimon connector stores), nested types when their parts
+ * are assignable; anything else ('abc' into an INT column) is refused before writing, naming the
  * column. A value that does not fit its column (300 into TINYINT, 1e20 into BIGINT, a decimal with
  * too many digits) fails the statement at run time, as Spark's CAST_OVERFLOW_IN_TABLE_INSERT does,
  * instead of wrapping as a non-ANSI CAST would.
@@ -35,6 +36,11 @@ static bool assignable(const cp_type *from, const cp_type *to) {
     return true;
   if (is_temporal_point(from) && is_temporal_point(to)) return true;
   if (is_bytes(from) && is_bytes(to)) return true;
+  /* A string into a number, BOOLEAN, DATE or TIMESTAMP column is parsed, as Spark with the Paimon
+   * connector stores '7' into INT; one that does not parse fails the statement. */
+  if (cp_type_is_string(from) &&
+      (cp_type_is_numeric(to) || to->kind == CP_TYPE_BOOLEAN || is_temporal_point(to)))
+    return true;
   switch (to->kind) {
   case CP_TYPE_ARRAY:
   case CP_TYPE_MULTISET:
@@ -114,6 +120,15 @@ static int check_rows(const cp_type *from, const cp_array_view *src, const cp_ty
     char a[128], b[128];
     type_name(from, a, sizeof a);
     type_name(to, b, sizeof b);
+    if (cp_type_is_string(from)) {
+      cp_datum d;
+      CP_RETURN_IF_ERROR(cp_datum_from_view(from, src, i, &d, err));
+      return paimon_error_set(err, PAIMON_EINVAL,
+                              "[CAST_INVALID_INPUT] The value '%.*s' of the type \"STRING\" "
+                              "cannot be cast to \"%s\" because it is malformed (column '%s')",
+                              (int)(d.v.bytes.len > 200 ? 200 : d.v.bytes.len),
+                              (const char *)d.v.bytes.data, b, column);
+    }
     return paimon_error_set(err, PAIMON_EINVAL,
                             "Fail to assign a value of %s type to the %s type column '%s' due to "
                             "an overflow",

@@ -81,3 +81,15 @@ SELECT id, g FROM agg2 WHERE (id, g) IN ((3, 'q'), (2, 'p')) ORDER BY id;
 SELECT id, (id, s) IN ((NULL, 'x')) AS hit FROM agg2 ORDER BY id;
 -- concat() of no argument is the empty string.
 SELECT concat(), concat('a'), length(concat());
+-- Item 9: assignments. Spark with the Paimon connector stores '7' into INT and '2024-01-01' into
+-- DATE; a string that does not parse fails. Deliberate differences: where Spark loses data
+-- silently (2147483648 into INT, 123456789.0 into DECIMAL(10,2)) cpaimon fails the statement.
+CREATE TABLE assign (id INT, d DATE, b BOOLEAN, x DECIMAL(10,2)) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO assign VALUES ('7', '2024-01-01', 'true', '1.25');
+UPDATE assign SET d = '2025-05-05', id = ' 8 ' WHERE id = 7;
+-- Spark: (8, 2025-05-05, true, 1.25).
+SELECT * FROM assign;
+INSERT INTO assign VALUES ('7a', NULL, NULL, NULL);
+INSERT INTO assign VALUES (2147483648, NULL, NULL, NULL);
+INSERT INTO assign VALUES (1, NULL, NULL, 123456789.0);
+SELECT count(*) FROM assign;
