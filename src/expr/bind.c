@@ -652,6 +652,45 @@ static int days_operand(cp_expr **slot, paimon_error *err) {
   return rc;
 }
 
+/* GET_FIELD / SUBSCRIPT / ELEMENT_AT: the field's, element's or map value's type, nullable. */
+static int finish_access(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  const cp_type *t = pending(args[0]) ? NULL : args[0]->type;
+  const cp_type *result = NULL;
+  if (u->op == CP_FUNC_GET_FIELD) {
+    int64_t i = args[1]->value.v.i64;
+    if (!t || t->kind != CP_TYPE_ROW || i < 0 || (size_t)i >= t->n_fields)
+      return type_error(err, "a field can only be taken from a ROW, not ", args[0], "", NULL, "");
+    result = t->fields[i].type;
+  } else if (t && (t->kind == CP_TYPE_ARRAY || t->kind == CP_TYPE_VECTOR)) {
+    cp_type *it = cp_type_make(CP_TYPE_INT);
+    if (!it) return CP_ENOMEM(err, "type");
+    int rc = pending(args[1]) ? settle_as(args[1], it, NULL, NULL, err) : 0;
+    if (rc == 0 && !cp_type_is_integer(args[1]->type))
+      rc = type_error(err, "an array index must be an integer, not ", args[1], "", NULL, "");
+    if (rc == 0) rc = coerce(&args[1], it, err);
+    cp_type_free(it);
+    CP_RETURN_IF_ERROR(rc);
+    result = t->element;
+  } else if (t && t->kind == CP_TYPE_MAP) {
+    if (pending(args[1])) CP_RETURN_IF_ERROR(settle_as(args[1], t->key, args[0], "look up", err));
+    if (!cp_cast_allowed(args[1]->type, t->key))
+      return type_error(err, "cannot look up ", args[0], " with ", args[1], "");
+    CP_RETURN_IF_ERROR(coerce(&args[1], t->key, err));
+    result = t->value;
+  } else {
+    return type_error(err, "[] and element_at need an ARRAY or a MAP, not ", args[0], "", NULL, "");
+  }
+  cp_type *copy = NULL;
+  CP_RETURN_IF_ERROR(cp_type_copy_nullable(&copy, result, true, err));
+  int rc = bound_node(out, CP_EXPR_FUNC, u->op, args, 2, (cp_type_kind)-1, err);
+  if (rc != 0) {
+    cp_type_free(copy);
+    return rc;
+  }
+  (*out)->type = copy;
+  return PAIMON_OK;
+}
+
 static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
   size_t n = u->n_args;
   cp_type_kind result = CP_TYPE_VARCHAR;
@@ -662,6 +701,9 @@ static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
   case CP_FUNC_ABS:
     CP_RETURN_IF_ERROR(numeric_operand(&args[0], "ABS", err));
     return same_type_node(u, args, out, err);
+  case CP_FUNC_GET_FIELD:
+  case CP_FUNC_SUBSCRIPT:
+  case CP_FUNC_ELEMENT_AT: return finish_access(u, args, out, err);
   case CP_FUNC_DATE_ADD:
   case CP_FUNC_DATE_DIFF:
     CP_RETURN_IF_ERROR(date_operand(&args[0], err));

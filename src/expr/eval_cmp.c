@@ -34,7 +34,8 @@
       BIT_AT(0, DECL, EXPR)                                                                        \
       BIT_AT(1, DECL, EXPR)                                                                        \
       BIT_AT(2, DECL, EXPR)                                                                        \
-      BIT_AT(3, DECL, EXPR) BIT_AT(4, DECL, EXPR) BIT_AT(5, DECL, EXPR) BIT_AT(6, DECL, EXPR)      \
+      BIT_AT(3, DECL, EXPR)                                                                        \
+      BIT_AT(4, DECL, EXPR) BIT_AT(5, DECL, EXPR) BIT_AT(6, DECL, EXPR)                            \
           BIT_AT(7, DECL, EXPR)(OUT)[i_ >> 3] = (uint8_t)b_;                                       \
     }                                                                                              \
     if (i_ < (N)) {                                                                                \

@@ -3,8 +3,10 @@
  * functions whose argument or result is nested. Nested values have no cp_datum form, so these
  * kernels never decline to the per-row path.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "arrow/ops.h"
 #include "arrow/schema.h"
 #include "base/status.h"
 #include "expr/eval_internal.h"
@@ -58,9 +60,76 @@ static int array_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, 
   return rc;
 }
 
+/* GET_FIELD, SUBSCRIPT, ELEMENT_AT: per row, the child row to take (-1: NULL), then one take. */
+static int access_kernel(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
+                         paimon_error *err) {
+  if (args[0].scalar) { /* only a NULL can be a scalar of a nested type */
+    cp_datum null = cp_datum_null();
+    cp_vec_set_scalar(out, &null);
+    return PAIMON_OK;
+  }
+  const cp_array_view *v = args[0].view;
+  const cp_type *t = e->args[0]->type, *kt = e->args[1]->type;
+  const cp_array_view *from = NULL;
+  if (v->type.id == CP_ARROW_NA) {
+    cp_datum null = cp_datum_null();
+    cp_vec_set_scalar(out, &null);
+    return PAIMON_OK;
+  }
+  if (e->op == CP_FUNC_GET_FIELD)
+    from = &v->children[e->args[1]->value.v.i64];
+  else if (t->kind == CP_TYPE_MAP)
+    from = cp_view_map_values(v);
+  else
+    from = &v->children[0];
+  int64_t *idx = malloc(((size_t)ctx->n + 1) * sizeof *idx);
+  if (!idx) return CP_ENOMEM(err, "element access");
+  int rc = PAIMON_OK;
+  for (int64_t i = 0; rc == 0 && i < ctx->n; i++) {
+    idx[i] = -1;
+    if (cp_view_is_null(v, i)) continue;
+    if (e->op == CP_FUNC_GET_FIELD) {
+      idx[i] = i;
+      continue;
+    }
+    cp_datum k;
+    rc = cp_vec_get(&args[1], kt, i, &k, err);
+    if (rc || k.is_null) continue;
+    int64_t start, end;
+    cp_view_list_range(v, i, &start, &end);
+    if (t->kind == CP_TYPE_MAP) {
+      const cp_array_view *keys = cp_view_map_keys(v);
+      for (int64_t j = start; rc == 0 && j < end && idx[i] < 0; j++) {
+        cp_datum kj;
+        rc = cp_datum_from_view(t->key, keys, j, &kj, err);
+        if (rc == 0 && cp_datum_compare(t->key, &kj, &k) == 0) idx[i] = j;
+      }
+      continue;
+    }
+    int64_t pos = k.v.i64, n = end - start;
+    if (e->op == CP_FUNC_ELEMENT_AT) {
+      if (pos == 0) {
+        rc = paimon_error_set(err, PAIMON_EINVAL,
+                              "[INVALID_INDEX_OF_ZERO] The index 0 is invalid. An index shall be "
+                              "either < 0 or > 0 (the first element has index 1).");
+        break;
+      }
+      pos = pos > 0 ? pos - 1 : n + pos;
+    }
+    if (pos >= 0 && pos < n) idx[i] = start + pos;
+  }
+  struct ArrowArray array;
+  memset(&array, 0, sizeof array);
+  if (rc == 0) rc = cp_take(from, idx, ctx->n, &array, err);
+  free(idx);
+  if (rc == 0) rc = cp_vec_adopt(out, e->type, &array, err);
+  return rc;
+}
+
 int cp_kernel_nested(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
                      paimon_error *err) {
   if (e->kind != CP_EXPR_FUNC) return CP_KERNEL_DECLINED;
+  if (e->op >= CP_FUNC_GET_FIELD) return access_kernel(ctx, e, args, out, err);
   if (e->op == CP_FUNC_SIZE) return size_kernel(ctx, e, &args[0], out, err);
   if (e->op == CP_FUNC_ARRAY) return array_kernel(ctx, e, args, out, err);
   return CP_KERNEL_DECLINED;

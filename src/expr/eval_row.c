@@ -99,7 +99,9 @@ static int eval_above(row_ctx *c, const cp_expr *e, const cp_datum *first, bool 
   *known = first_known;
   *out = cp_datum_null();
   /* SIZE and ARRAY take or make a nested value, which has no datum form: unknown on one row. */
-  if (e->kind == CP_EXPR_FUNC && (e->op == CP_FUNC_SIZE || e->op == CP_FUNC_ARRAY)) *known = false;
+  if (e->kind == CP_EXPR_FUNC &&
+      (e->op == CP_FUNC_SIZE || e->op == CP_FUNC_ARRAY || e->op >= CP_FUNC_GET_FIELD))
+    *known = false;
   if (!*known) return PAIMON_OK;
   cp_datum stack[8];
   cp_datum *args = e->n_args <= 8 ? stack : malloc(e->n_args * sizeof *args);

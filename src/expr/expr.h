@@ -132,7 +132,15 @@ typedef enum cp_func {
    * is DATE_ADD(d, -n)); NULL if either is NULL. */
   CP_FUNC_DATE_ADD,
   /* DATE_DIFF(end, start): the days from start to end, INT (Spark's datediff). */
-  CP_FUNC_DATE_DIFF
+  CP_FUNC_DATE_DIFF,
+  /* GET_FIELD(row, i): field i (an INT literal) of a ROW; NULL for a NULL row (Spark's st.x). */
+  CP_FUNC_GET_FIELD,
+  /* SUBSCRIPT(a, i): element i (0-based; out of range or negative: NULL) of an ARRAY, or the
+   * value of key i of a MAP (missing: NULL) — Spark's a[i], m[k]. */
+  CP_FUNC_SUBSCRIPT,
+  /* ELEMENT_AT(a, i): element i (1-based, negative from the end, out of range NULL, 0 an error)
+   * of an ARRAY, or a MAP's value for key i — Spark's element_at. */
+  CP_FUNC_ELEMENT_AT
 } cp_func;
 
 /* How a literal gets its type. */

@@ -274,6 +274,9 @@ static int func(const cp_expr *e, const cp_datum *args, cp_arena *arena, cp_datu
   case CP_FUNC_DATE_DIFF: *out = cp_datum_int(args[0].v.i64 - args[1].v.i64); return PAIMON_OK;
   case CP_FUNC_SIZE:
   case CP_FUNC_ARRAY:
+  case CP_FUNC_GET_FIELD:
+  case CP_FUNC_SUBSCRIPT:
+  case CP_FUNC_ELEMENT_AT:
     /* Nested values have no datum: the vectorized kernel (eval_nested.c) computes these. */
     return paimon_error_set(err, PAIMON_EUNSUPPORTED, "%s has no per-value form",
                             e->op == CP_FUNC_SIZE ? "SIZE" : "ARRAY");

@@ -152,6 +152,8 @@ struct cp_sql_expr {
   cp_sql_expr *filter;
   /* FUNC: a row value `(a, b, ...)` (its args), which only IN takes: `(a, b) IN ((1, 2), ...)`. */
   bool tuple;
+  /* FUNC: `args[0][args[1]]`, an ARRAY element (0-based) or a MAP value. */
+  bool subscript;
   cp_sql_expr **args;
   size_t n_args;
 };

@@ -223,7 +223,9 @@ static bool node_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
   if ((a->escape || b->escape) && (!a->escape || !b->escape || strcmp(a->escape, b->escape) != 0))
     return false;
   /* subqueries and windows are equal only to themselves */
-  if (a->query != b->query || a->window != b->window || a->tuple != b->tuple) return false;
+  if (a->query != b->query || a->window != b->window || a->tuple != b->tuple ||
+      a->subscript != b->subscript)
+    return false;
   if ((a->filter || b->filter) && !cp_sql_expr_equal(a->filter, b->filter)) return false;
   return true;
 }

@@ -367,7 +367,8 @@ static const func_def funcs[] = {{"coalesce", F_COALESCE, 1, 1000},
                                  {"dateadd", CP_FUNC_DATE_ADD, 2, 2},
                                  {"date_sub", FUNC_DATE_SUB, 2, 2},
                                  {"datediff", CP_FUNC_DATE_DIFF, 2, 2},
-                                 {"date_diff", CP_FUNC_DATE_DIFF, 2, 2}};
+                                 {"date_diff", CP_FUNC_DATE_DIFF, 2, 2},
+                                 {"element_at", CP_FUNC_ELEMENT_AT, 2, 2}};
 
 static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
                      paimon_error *err) {
@@ -407,6 +408,11 @@ static int func_call(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
   if (e->tuple)
     return cp_sql_error_at(err, PAIMON_EUNSUPPORTED, e->pos,
                            "not supported: a row value (a, b, ...) other than on the left of IN");
+  if (e->subscript) {
+    cp_expr *two[2] = {NULL, NULL};
+    CP_RETURN_IF_ERROR(convert_args(s, e->args, 2, two, err));
+    return cp_expr_func(out, CP_FUNC_SUBSCRIPT, two, 2, err);
+  }
   const char *name = e->name.parts[e->name.n - 1];
   if (cp_sql_is_aggregate_call(e)) {
     char *text = NULL;
@@ -663,6 +669,42 @@ static int subquery_op(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **ou
   return rc;
 }
 
+/* `a.b.c` that is no column: column `a` (or `a.b`, ...) of a ROW type and fields of it, as Spark
+ * resolves a name it cannot find as a qualified column. 0 with *out set, else nonzero (the
+ * caller reports the column as unresolved). */
+static int field_access(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out) {
+  paimon_error ignored;
+  for (size_t k = e->name.n - 1; k >= 1; k--) {
+    cp_sql_name prefix = e->name;
+    prefix.n = k;
+    size_t idx;
+    if (cp_sql_resolve(s, &prefix, &idx, &ignored) != 0) continue;
+    const cp_type *t = s->row->fields[idx].type;
+    cp_expr *acc = NULL;
+    if (cp_expr_column(&acc, s->bind_names[idx], &ignored) != 0) return 1;
+    size_t i = k;
+    for (; i < e->name.n && t->kind == CP_TYPE_ROW; i++) {
+      size_t f = 0;
+      while (f < t->n_fields && strcasecmp(t->fields[f].name, e->name.parts[i]) != 0) f++;
+      if (f == t->n_fields) break;
+      cp_expr *lit = NULL, *args[2];
+      if (cp_expr_int(&lit, (int32_t)f, &ignored) != 0) break;
+      args[0] = acc;
+      args[1] = lit;
+      acc = NULL;
+      if (cp_expr_func(&acc, CP_FUNC_GET_FIELD, args, 2, &ignored) != 0) break;
+      t = t->fields[f].type;
+    }
+    if (i == e->name.n && acc) {
+      *out = acc;
+      return 0;
+    }
+    cp_expr_free(acc);
+    return 1;
+  }
+  return 1;
+}
+
 /* A window function call: the column it was computed into. */
 static int window_column(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
                          paimon_error *err) {
@@ -684,7 +726,9 @@ int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, p
   switch (e->kind) {
   case CP_SQL_E_COLUMN: {
     size_t idx;
-    CP_RETURN_IF_ERROR(cp_sql_resolve(s, &e->name, &idx, err));
+    int rc = cp_sql_resolve(s, &e->name, &idx, err);
+    if (rc == PAIMON_ENOTFOUND && e->name.n > 1 && field_access(s, e, out) == 0) return PAIMON_OK;
+    CP_RETURN_IF_ERROR(rc);
     return cp_expr_column(out, s->bind_names[idx], err);
   }
   case CP_SQL_E_STAR:

@@ -29,7 +29,7 @@ static bool is_temporal_point(const cp_type *t) {
 
 static bool is_bytes(const cp_type *t) { return cp_type_is_binary(t) || t->kind == CP_TYPE_BLOB; }
 
-static bool assignable(const cp_type *from, const cp_type *to) {
+static bool assignable_at(const cp_type *from, const cp_type *to, bool top) {
   if (from->kind == to->kind && !cp_type_is_nested(from)) return true;
   if (cp_type_is_numeric(from) && cp_type_is_numeric(to)) return true;
   if (cp_type_is_string(to) && !cp_type_is_nested(from) && from->kind != CP_TYPE_VARIANT)
@@ -38,7 +38,7 @@ static bool assignable(const cp_type *from, const cp_type *to) {
   if (is_bytes(from) && is_bytes(to)) return true;
   /* A string into a number, BOOLEAN, DATE or TIMESTAMP column is parsed, as Spark with the Paimon
    * connector stores '7' into INT; one that does not parse fails the statement. */
-  if (cp_type_is_string(from) &&
+  if (top && cp_type_is_string(from) &&
       (cp_type_is_numeric(to) || to->kind == CP_TYPE_BOOLEAN || is_temporal_point(to)))
     return true;
   switch (to->kind) {
@@ -46,17 +46,21 @@ static bool assignable(const cp_type *from, const cp_type *to) {
   case CP_TYPE_MULTISET:
   case CP_TYPE_VECTOR:
     return (from->kind == CP_TYPE_ARRAY || from->kind == to->kind) && from->element &&
-           assignable(from->element, to->element);
+           assignable_at(from->element, to->element, false);
   case CP_TYPE_MAP:
-    return from->kind == CP_TYPE_MAP && assignable(from->key, to->key) &&
-           assignable(from->value, to->value);
+    return from->kind == CP_TYPE_MAP && assignable_at(from->key, to->key, false) &&
+           assignable_at(from->value, to->value, false);
   case CP_TYPE_ROW:
     if (from->kind != CP_TYPE_ROW || from->n_fields != to->n_fields) return false;
     for (size_t i = 0; i < to->n_fields; i++)
-      if (!assignable(from->fields[i].type, to->fields[i].type)) return false;
+      if (!assignable_at(from->fields[i].type, to->fields[i].type, false)) return false;
     return true;
   default: return false;
   }
+}
+
+static bool assignable(const cp_type *from, const cp_type *to) {
+  return assignable_at(from, to, true);
 }
 
 static void type_name(const cp_type *t, char *buf, size_t size) { cp_sql_type_name(t, buf, size); }

@@ -38,8 +38,9 @@ static int collect_query(cp_sql_exec *x, const cp_sql_query *q, paimon_error *er
 static int collect_expr(cp_sql_exec *x, const cp_sql_expr *e, paimon_error *err) {
   for (; e; e = e->n_args ? e->args[0] : NULL) { /* first arguments with a loop (ast.h) */
     if (e->kind == CP_SQL_E_STAR) x->all_columns = true;
-    if (e->kind == CP_SQL_E_COLUMN)
-      CP_RETURN_IF_ERROR(add_name(x, e->name.parts[e->name.n - 1], err));
+    /* every part: in st.x the column is st (a ROW), in t.c it is c */
+    for (size_t i = 0; e->kind == CP_SQL_E_COLUMN && i < e->name.n; i++)
+      CP_RETURN_IF_ERROR(add_name(x, e->name.parts[i], err));
     if (e->kind == CP_SQL_E_SUBQUERY) CP_RETURN_IF_ERROR(collect_query(x, e->query, err));
     if (e->kind == CP_SQL_E_FUNC && e->filter) CP_RETURN_IF_ERROR(collect_expr(x, e->filter, err));
     if (e->kind == CP_SQL_E_FUNC && e->window) {

@@ -378,6 +378,23 @@ static int primary(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
 
 /* ---- operators ------------------------------------------------------------------------------ */
 
+/* primary ('[' expr ']')*: Spark's a[i] and m[k]. */
+static int postfix(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
+  CP_RETURN_IF_ERROR(primary(p, out, err));
+  while (cp_ps_is(p, CP_TOK_LBRACKET)) {
+    cp_sql_pos pos = cp_ps_pos(p);
+    cp_ps_next(p);
+    cp_sql_expr *s = NULL;
+    CP_RETURN_IF_ERROR(new_expr(p, CP_SQL_E_FUNC, pos, 2, &s, err));
+    s->subscript = true;
+    s->args[0] = *out;
+    CP_RETURN_IF_ERROR(cp_ps_expr(p, &s->args[1], err));
+    CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_RBRACKET, err));
+    *out = s;
+  }
+  return PAIMON_OK;
+}
+
 static int unary(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   const cp_sql_token *t = cp_ps_peek(p);
   cp_sql_pos pos = cp_ps_pos(p);
@@ -389,7 +406,7 @@ static int unary(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   else if (t->kind == CP_TOK_TILDE)
     op = CP_SQL_OP_BITNOT;
   else
-    return primary(p, out, err);
+    return postfix(p, out, err);
   cp_ps_next(p);
   const cp_sql_token *n = cp_ps_peek(p);
   if (op == CP_SQL_OP_NEG && n->kind == CP_TOK_NUMBER) {

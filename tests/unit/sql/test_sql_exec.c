@@ -281,8 +281,11 @@ static void test_store_assignment(void) {
   check_assign("BYTES", "BINARY(4)", true);
   check_assign("ARRAY<INT>", "ARRAY<BIGINT>", true);
   check_assign("ROW<a INT, b STRING>", "ROW<x BIGINT, y STRING>", true);
-  check_assign("STRING", "INT", false);
-  check_assign("STRING", "DATE", false);
+  /* strings are parsed into numbers, dates, timestamps and booleans (Spark with Paimon) */
+  check_assign("STRING", "INT", true);
+  check_assign("STRING", "DATE", true);
+  check_assign("STRING", "BOOLEAN", true);
+  check_assign("STRING", "BYTES", false);
   check_assign("BOOLEAN", "INT", false);
   check_assign("INT", "BOOLEAN", false);
   check_assign("ARRAY<STRING>", "ARRAY<INT>", false);

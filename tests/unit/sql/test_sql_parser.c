@@ -506,6 +506,9 @@ static void test_subqueries(void) {
   check_canon("SELECT * FROM t WHERE (a, b) NOT IN ((1, 'x'), (2, NULL))",
               "SELECT * FROM t WHERE ((a, b) NOT IN ((1, 'x'), (2, NULL)))");
   check_display("count(*) FILTER (WHERE x > 1)", "count(1) FILTER (WHERE (x > 1))");
+  check_canon("SELECT a[0], m['k'][i + 1], st.x.y, element_at(a, -1) FROM t",
+              "SELECT a[0], m['k'][(i + 1)], st.x.y, element_at(a, -1) FROM t");
+  check_display("a[i + 1]", "a[(i + 1)]");
   check_error("SELECT sum(v) OVER w FROM t", "line 1:20: not supported: named windows (OVER name)");
   check_error("SELECT sum(v) OVER (ROWS BETWEEN x PRECEDING AND CURRENT ROW) FROM t",
               "line 1:34: syntax error at 'x': expected UNBOUNDED, CURRENT ROW or a row count");

@@ -1,0 +1,18 @@
+-- Nested data (issue 20, item 12), Spark's semantics: st.x takes a ROW field (named x), a[i] is
+-- 0-based and m[k] looks a key up (NULL when out of range or missing), element_at is 1-based
+-- (negative from the end, 0 an error).
+CREATE TABLE nt (id INT, st STRUCT<x: INT, y: STRUCT<z: STRING>>, arr ARRAY<INT>, m MAP<STRING, INT>);
+INSERT INTO nt VALUES (1, named_struct('x', 5, 'y', named_struct('z', 'a')), array(1, 2, 3), map('k', 9)),
+  (2, NULL, NULL, NULL), (3, named_struct('x', NULL, 'y', NULL), array(), map());
+-- Spark: (1, 5, a, a), (2, NULL...), (3, NULL, NULL, NULL).
+SELECT id, st.x, st.y.z, nt.st.y.z FROM nt ORDER BY id;
+-- Spark: 1, 3, NULL, NULL, 9, NULL, 1, 3, 9 for id 1; NULLs otherwise.
+SELECT id, arr[0], arr[2], arr[5], arr[-1], m['k'], m['nope'], element_at(arr, 1), element_at(arr, -1),
+  element_at(m, 'k') FROM nt ORDER BY id;
+-- In WHERE and GROUP BY.
+SELECT id FROM nt WHERE st.x = 5 OR arr[1] = 2;
+SELECT st.x IS NULL AS missing, count(*) FROM nt GROUP BY st.x IS NULL ORDER BY missing;
+-- Errors.
+SELECT st.nope FROM nt;
+SELECT element_at(arr, 0) FROM nt;
+SELECT id[0] FROM nt;
