@@ -48,32 +48,46 @@ static int append_temporal(cp_buf *out, const cp_arrow_type_info *t, int64_t val
   return cp_buf_append(out, text, n, err);
 }
 
-static int append_list_text(cp_buf *out, const cp_array_view *v, int64_t i, paimon_error *err) {
+static int value_text(cp_buf *out, const cp_array_view *v, int64_t i, const char *null_text,
+                      paimon_error *err);
+
+static int append_list_text(cp_buf *out, const cp_array_view *v, int64_t i, const char *null_text,
+                            paimon_error *err) {
   int64_t s, e;
   cp_view_list_range(v, i, &s, &e);
   CP_RETURN_IF_ERROR(cp_buf_append(out, "[", 1, err));
   for (int64_t k = s; k < e; k++) {
     if (k > s) CP_RETURN_IF_ERROR(cp_buf_append(out, ", ", 2, err));
-    CP_RETURN_IF_ERROR(cp_print_value(out, &v->children[0], k, err));
+    CP_RETURN_IF_ERROR(value_text(out, &v->children[0], k, null_text, err));
   }
   return cp_buf_append(out, "]", 1, err);
 }
 
-static int append_map_text(cp_buf *out, const cp_array_view *v, int64_t i, paimon_error *err) {
+static int append_map_text(cp_buf *out, const cp_array_view *v, int64_t i, const char *null_text,
+                           paimon_error *err) {
   int64_t s, e;
   cp_view_list_range(v, i, &s, &e);
   CP_RETURN_IF_ERROR(cp_buf_append(out, "{", 1, err));
   for (int64_t k = s; k < e; k++) {
     if (k > s) CP_RETURN_IF_ERROR(cp_buf_append(out, ", ", 2, err));
-    CP_RETURN_IF_ERROR(cp_print_value(out, cp_view_map_keys(v), k, err));
+    CP_RETURN_IF_ERROR(value_text(out, cp_view_map_keys(v), k, null_text, err));
     CP_RETURN_IF_ERROR(cp_buf_append(out, " -> ", 4, err));
-    CP_RETURN_IF_ERROR(cp_print_value(out, cp_view_map_values(v), k, err));
+    CP_RETURN_IF_ERROR(value_text(out, cp_view_map_values(v), k, null_text, err));
   }
   return cp_buf_append(out, "}", 1, err);
 }
 
 int cp_print_value(cp_buf *out, const cp_array_view *v, int64_t i, paimon_error *err) {
-  if (cp_view_is_null(v, i)) return cp_buf_append(out, "NULL", 4, err);
+  return value_text(out, v, i, "NULL", err);
+}
+
+int cp_print_value_cast(cp_buf *out, const cp_array_view *v, int64_t i, paimon_error *err) {
+  return value_text(out, v, i, "null", err);
+}
+
+static int value_text(cp_buf *out, const cp_array_view *v, int64_t i, const char *null_text,
+                      paimon_error *err) {
+  if (cp_view_is_null(v, i)) return cp_buf_append(out, null_text, strlen(null_text), err);
   const cp_arrow_type_info *t = &v->type;
   int64_t len;
   const uint8_t *p;
@@ -110,16 +124,16 @@ int cp_print_value(cp_buf *out, const cp_array_view *v, int64_t i, paimon_error 
   case CP_ARROW_TIMESTAMP: return append_temporal(out, t, cp_view_get_int64(v, i), err);
   case CP_ARROW_LIST:
   case CP_ARROW_LARGE_LIST:
-  case CP_ARROW_FIXED_SIZE_LIST: return append_list_text(out, v, i, err);
-  case CP_ARROW_MAP: return append_map_text(out, v, i, err);
+  case CP_ARROW_FIXED_SIZE_LIST: return append_list_text(out, v, i, null_text, err);
+  case CP_ARROW_MAP: return append_map_text(out, v, i, null_text, err);
   case CP_ARROW_STRUCT:
     CP_RETURN_IF_ERROR(cp_buf_append(out, "{", 1, err));
     for (int64_t k = 0; k < v->n_children; k++) {
       if (k) CP_RETURN_IF_ERROR(cp_buf_append(out, ", ", 2, err));
-      CP_RETURN_IF_ERROR(cp_print_value(out, &v->children[k], i, err));
+      CP_RETURN_IF_ERROR(value_text(out, &v->children[k], i, null_text, err));
     }
     return cp_buf_append(out, "}", 1, err);
-  default: return cp_buf_append(out, "NULL", 4, err);
+  default: return cp_buf_append(out, null_text, strlen(null_text), err);
   }
 }
 

@@ -65,6 +65,8 @@ int cp_print_table_stream(cp_buf *out, struct ArrowArrayStream *stream,
 
 /* Appends the cell text of row i of `v` (Spark show() form, untruncated). */
 int cp_print_value(cp_buf *out, const cp_array_view *v, int64_t i, paimon_error *err);
+/* The same as Spark's CAST(value AS STRING) writes it: NULLs inside nested values are "null". */
+int cp_print_value_cast(cp_buf *out, const cp_array_view *v, int64_t i, paimon_error *err);
 
 /* CSV of a record batch; `header` adds the column-name line first. */
 int cp_print_csv(cp_buf *out, const struct ArrowSchema *schema, const struct ArrowArray *batch,

@@ -769,6 +769,12 @@ static int finish_cast(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
     cp_expr_free(child);
     child = lit;
   }
+  if (rc == 0 && cp_type_is_nested(child->type) && cp_type_is_string(u->type)) {
+    /* CAST(nested AS STRING): Spark's text of the value (then to the string type asked for) */
+    cp_expr *text = NULL;
+    rc = bound_node(&text, CP_EXPR_FUNC, CP_FUNC_NESTED_TO_STRING, &child, 1, CP_TYPE_VARCHAR, err);
+    if (rc == 0) child = text;
+  }
   if (rc == 0) rc = coerce(&child, u->type, err);
   if (rc != 0) {
     cp_expr_free(child);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arrow/ops.h"
+#include "arrow/print.h"
 #include "arrow/schema.h"
 #include "base/status.h"
 #include "expr/eval_internal.h"
@@ -126,9 +127,40 @@ static int access_kernel(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_ve
   return rc;
 }
 
+/* NESTED_TO_STRING: each row's text as Spark's cast writes it. */
+static int to_string_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *arg, cp_vec *out,
+                            paimon_error *err) {
+  if (arg->scalar) {
+    cp_datum null = cp_datum_null();
+    cp_vec_set_scalar(out, &null);
+    return PAIMON_OK;
+  }
+  cp_builder *b = NULL;
+  cp_buf text = CP_BUF_INIT;
+  int rc = cp_result_builder(ctx, e, &b, err);
+  for (int64_t i = 0; rc == 0 && i < ctx->n; i++) {
+    if (arg->view->type.id == CP_ARROW_NA || cp_view_is_null(arg->view, i)) {
+      rc = cp_builder_append_null(b, err);
+      continue;
+    }
+    cp_buf_clear(&text);
+    rc = cp_print_value_cast(&text, arg->view, i, err);
+    if (rc == 0)
+      rc = cp_builder_append_bytes(b, text.len ? text.data : (const uint8_t *)"", (int64_t)text.len,
+                                   err);
+  }
+  cp_buf_free(&text);
+  struct ArrowArray array;
+  if (rc == 0) rc = cp_builder_finish(b, &array, err);
+  cp_builder_free(b);
+  if (rc == 0) rc = cp_vec_adopt(out, e->type, &array, err);
+  return rc;
+}
+
 int cp_kernel_nested(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
                      paimon_error *err) {
   if (e->kind != CP_EXPR_FUNC) return CP_KERNEL_DECLINED;
+  if (e->op == CP_FUNC_NESTED_TO_STRING) return to_string_kernel(ctx, e, &args[0], out, err);
   if (e->op >= CP_FUNC_GET_FIELD) return access_kernel(ctx, e, args, out, err);
   if (e->op == CP_FUNC_SIZE) return size_kernel(ctx, e, &args[0], out, err);
   if (e->op == CP_FUNC_ARRAY) return array_kernel(ctx, e, args, out, err);

@@ -140,7 +140,10 @@ typedef enum cp_func {
   CP_FUNC_SUBSCRIPT,
   /* ELEMENT_AT(a, i): element i (1-based, negative from the end, out of range NULL, 0 an error)
    * of an ARRAY, or a MAP's value for key i — Spark's element_at. */
-  CP_FUNC_ELEMENT_AT
+  CP_FUNC_ELEMENT_AT,
+  /* NESTED_TO_STRING(v): an ARRAY, MAP or ROW as Spark's CAST(v AS STRING) writes it ("[1, null]",
+   * "{k -> 9}", "{5, a}"); what binding makes of such a CAST. */
+  CP_FUNC_NESTED_TO_STRING
 } cp_func;
 
 /* How a literal gets its type. */

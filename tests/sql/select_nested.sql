@@ -16,3 +16,6 @@ SELECT st.x IS NULL AS missing, count(*) FROM nt GROUP BY st.x IS NULL ORDER BY 
 SELECT st.nope FROM nt;
 SELECT element_at(arr, 0) FROM nt;
 SELECT id[0] FROM nt;
+-- CAST of nested values to STRING, as Spark writes them: NULLs inside are "null".
+-- Spark: [1, 2, 3] / {5, {a}} / {k -> 9} / [1, null]; NULL for the NULL row; [] / {null, null} / {}.
+SELECT id, CAST(arr AS STRING), CAST(st AS STRING), CAST(m AS STRING), CAST(array(1, NULL) AS STRING) FROM nt ORDER BY id;
