@@ -171,17 +171,21 @@ static int cast_expr(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   return cp_ps_expect(p, CP_TOK_RPAREN, err);
 }
 
+/* PRECEDING | FOLLOWING after UNBOUNDED (`unbounded`) or a row count. */
+static int bound_direction(cp_sql_parser *p, bool unbounded, cp_sql_frame_bound *b,
+                           paimon_error *err) {
+  if (cp_ps_accept_kw(p, "preceding"))
+    b->kind = unbounded ? CP_SQL_BOUND_UNBOUNDED_PRECEDING : CP_SQL_BOUND_PRECEDING;
+  else if (cp_ps_accept_kw(p, "following"))
+    b->kind = unbounded ? CP_SQL_BOUND_UNBOUNDED_FOLLOWING : CP_SQL_BOUND_FOLLOWING;
+  else
+    return cp_ps_error(p, "PRECEDING or FOLLOWING", err);
+  return PAIMON_OK;
+}
+
 /* UNBOUNDED PRECEDING | UNBOUNDED FOLLOWING | CURRENT ROW | n PRECEDING | n FOLLOWING */
 static int frame_bound(cp_sql_parser *p, cp_sql_frame_bound *b, paimon_error *err) {
-  if (cp_ps_accept_kw(p, "unbounded")) {
-    if (cp_ps_accept_kw(p, "preceding"))
-      b->kind = CP_SQL_BOUND_UNBOUNDED_PRECEDING;
-    else if (cp_ps_accept_kw(p, "following"))
-      b->kind = CP_SQL_BOUND_UNBOUNDED_FOLLOWING;
-    else
-      return cp_ps_error(p, "PRECEDING or FOLLOWING", err);
-    return PAIMON_OK;
-  }
+  if (cp_ps_accept_kw(p, "unbounded")) return bound_direction(p, true, b, err);
   if (cp_ps_accept_kw(p, "current")) {
     b->kind = CP_SQL_BOUND_CURRENT_ROW;
     return cp_ps_expect_kw(p, "row", err);
@@ -193,13 +197,7 @@ static int frame_bound(cp_sql_parser *p, cp_sql_frame_bound *b, paimon_error *er
     return cp_ps_error(p, "UNBOUNDED, CURRENT ROW or a row count", err);
   cp_ps_next(p);
   b->offset = v;
-  if (cp_ps_accept_kw(p, "preceding"))
-    b->kind = CP_SQL_BOUND_PRECEDING;
-  else if (cp_ps_accept_kw(p, "following"))
-    b->kind = CP_SQL_BOUND_FOLLOWING;
-  else
-    return cp_ps_error(p, "PRECEDING or FOLLOWING", err);
-  return PAIMON_OK;
+  return bound_direction(p, false, b, err);
 }
 
 /* OVER '(' [PARTITION BY e, ...] [ORDER BY ...] [ROWS | RANGE frame] ')' after OVER. */
@@ -213,17 +211,7 @@ static int window_spec(cp_sql_parser *p, cp_sql_window **out, paimon_error *err)
   cp_ps_next(p);
   if (cp_ps_accept_kw(p, "partition") || cp_ps_accept_kw(p, "distribute")) {
     CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "by", err));
-    cp_ps_vec v = {0};
-    int rc = PAIMON_OK;
-    do {
-      cp_sql_expr *e = NULL;
-      rc = cp_ps_expr(p, &e, err);
-      if (!rc) rc = cp_ps_vec_push(&v, e, err);
-    } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
-    w->n_partition_by = v.n;
-    if (!rc) rc = cp_ps_vec_finish(p, &v, 0, (void **)&w->partition_by, err);
-    cp_ps_vec_free(&v);
-    CP_RETURN_IF_ERROR(rc);
+    CP_RETURN_IF_ERROR(cp_ps_expr_items(p, &w->partition_by, &w->n_partition_by, err));
   }
   if (cp_ps_accept_kw(p, "order") || cp_ps_accept_kw(p, "sort")) {
     CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "by", err));

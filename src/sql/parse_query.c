@@ -259,7 +259,7 @@ static int select_list(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
   return rc;
 }
 
-static int group_by(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
+int cp_ps_expr_items(cp_sql_parser *p, cp_sql_expr ***items, size_t *n, paimon_error *err) {
   cp_ps_vec v = {0};
   int rc = PAIMON_OK;
   do {
@@ -267,10 +267,14 @@ static int group_by(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
     rc = cp_ps_expr(p, &e, err);
     if (!rc) rc = cp_ps_vec_push(&v, e, err);
   } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
-  q->n_group_by = v.n;
-  if (!rc) rc = cp_ps_vec_finish(p, &v, 0, (void **)&q->group_by, err);
+  *n = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, 0, (void **)items, err);
   cp_ps_vec_free(&v);
   return rc;
+}
+
+static int group_by(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {
+  return cp_ps_expr_items(p, &q->group_by, &q->n_group_by, err);
 }
 
 static int order_by(cp_sql_parser *p, cp_sql_query *q, paimon_error *err) {

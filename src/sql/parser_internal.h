@@ -113,6 +113,8 @@ int cp_ps_expr(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err);
 /* '(' expr (',' expr)* ')' */
 int cp_ps_expr_list(cp_sql_parser *p, cp_sql_expr ***out, size_t *n, paimon_error *err);
 int cp_ps_query(cp_sql_parser *p, cp_sql_query **out, paimon_error *err);
+/* expr, expr, ... without parentheses (GROUP BY's, PARTITION BY's). */
+int cp_ps_expr_items(cp_sql_parser *p, cp_sql_expr ***items, size_t *n, paimon_error *err);
 /* expr [ASC | DESC] [NULLS FIRST | LAST], ... (ORDER BY's items, also a window's). */
 int cp_ps_order_items(cp_sql_parser *p, cp_sql_order_item **items, size_t *n, paimon_error *err);
 /* A table reference with optional VERSION AS OF and alias, or '(' query ')' alias. */
