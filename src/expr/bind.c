@@ -348,8 +348,33 @@ static void free_children(cp_expr **args, size_t n) {
   free(args);
 }
 
+static bool holds_map(const cp_type *t) {
+  if (t->kind == CP_TYPE_MAP) return true;
+  if (t->element && holds_map(t->element)) return true;
+  for (size_t i = 0; i < t->n_fields; i++)
+    if (holds_map(t->fields[i].type)) return true;
+  return false;
+}
+
+/* `a = b` / `a <> b` between ARRAY or ROW values of the same type: NESTED_EQUAL (Spark compares
+ * them; MAPs, which it does not, keep the type error). 1 when not of that shape. */
+static int nested_equal(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  if (u->kind != CP_EXPR_COMPARE || (u->op != CP_CMP_EQ && u->op != CP_CMP_NE)) return 1;
+  if (pending(args[0]) || pending(args[1])) return 1;
+  const cp_type *a = args[0]->type, *b = args[1]->type;
+  if (!cp_type_is_nested(a) || holds_map(a) || holds_map(b) ||
+      !cp_type_equals(a, b,
+                      CP_TYPE_EQ_IGNORE_NULLABILITY | CP_TYPE_EQ_IGNORE_FIELD_IDS |
+                          CP_TYPE_EQ_IGNORE_FIELD_DOCS))
+    return 1;
+  CP_RETURN_IF_ERROR(
+      bound_node(out, CP_EXPR_FUNC, CP_FUNC_NESTED_EQUAL, args, 2, CP_TYPE_BOOLEAN, err));
+  return (u->op == CP_CMP_NE) != u->negated ? wrap_not(out, err) : PAIMON_OK;
+}
+
 static int finish_compare(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
-  int rc;
+  int rc = nested_equal(u, args, out, err);
+  if (rc != 1) return rc;
   if (u->kind == CP_EXPR_COMPARE && args[0]->kind == CP_EXPR_LITERAL &&
       args[1]->kind != CP_EXPR_LITERAL) {
     /* `5 < age`: the column is the value the literal is fitted to. */

@@ -127,6 +127,30 @@ static int access_kernel(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_ve
   return rc;
 }
 
+/* NESTED_EQUAL: cp_rows_equal per row (NULLs inside equal), NULL when a side is NULL. */
+static int equal_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, cp_vec *out,
+                        paimon_error *err) {
+  if (args[0].scalar || args[1].scalar) { /* only a NULL is a scalar of a nested type */
+    cp_datum null = cp_datum_null();
+    cp_vec_set_scalar(out, &null);
+    return PAIMON_OK;
+  }
+  cp_builder *b = NULL;
+  int rc = cp_result_builder(ctx, e, &b, err);
+  const cp_array_view *x = args[0].view, *y = args[1].view;
+  for (int64_t i = 0; rc == 0 && i < ctx->n; i++) {
+    bool null = x->type.id == CP_ARROW_NA || y->type.id == CP_ARROW_NA || cp_view_is_null(x, i) ||
+                cp_view_is_null(y, i);
+    rc = null ? cp_builder_append_null(b, err)
+              : cp_builder_append_bool(b, cp_rows_equal(x, i, y, i), err);
+  }
+  struct ArrowArray array;
+  if (rc == 0) rc = cp_builder_finish(b, &array, err);
+  cp_builder_free(b);
+  if (rc == 0) rc = cp_vec_adopt(out, e->type, &array, err);
+  return rc;
+}
+
 /* NESTED_TO_STRING: each row's text as Spark's cast writes it. */
 static int to_string_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *arg, cp_vec *out,
                             paimon_error *err) {
@@ -161,6 +185,7 @@ int cp_kernel_nested(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *o
                      paimon_error *err) {
   if (e->kind != CP_EXPR_FUNC) return CP_KERNEL_DECLINED;
   if (e->op == CP_FUNC_NESTED_TO_STRING) return to_string_kernel(ctx, e, &args[0], out, err);
+  if (e->op == CP_FUNC_NESTED_EQUAL) return equal_kernel(ctx, e, args, out, err);
   if (e->op >= CP_FUNC_GET_FIELD) return access_kernel(ctx, e, args, out, err);
   if (e->op == CP_FUNC_SIZE) return size_kernel(ctx, e, &args[0], out, err);
   if (e->op == CP_FUNC_ARRAY) return array_kernel(ctx, e, args, out, err);

@@ -143,7 +143,11 @@ typedef enum cp_func {
   CP_FUNC_ELEMENT_AT,
   /* NESTED_TO_STRING(v): an ARRAY, MAP or ROW as Spark's CAST(v AS STRING) writes it ("[1, null]",
    * "{k -> 9}", "{5, a}"); what binding makes of such a CAST. */
-  CP_FUNC_NESTED_TO_STRING
+  CP_FUNC_NESTED_TO_STRING,
+  /* NESTED_EQUAL(a, b): two ARRAY or ROW values of one type equal element by element (NULLs
+   * inside equal to each other, as Spark's ordering-based equality); NULL when either is NULL.
+   * What binding makes of `=` (and, negated, `<>`) between such values. */
+  CP_FUNC_NESTED_EQUAL
 } cp_func;
 
 /* How a literal gets its type. */

@@ -19,3 +19,8 @@ SELECT id[0] FROM nt;
 -- CAST of nested values to STRING, as Spark writes them: NULLs inside are "null".
 -- Spark: [1, 2, 3] / {5, {a}} / {k -> 9} / [1, null]; NULL for the NULL row; [] / {null, null} / {}.
 SELECT id, CAST(arr AS STRING), CAST(st AS STRING), CAST(m AS STRING), CAST(array(1, NULL) AS STRING) FROM nt ORDER BY id;
+-- = and <> on whole ARRAY and ROW values (NULL if a side is NULL; MAPs are not comparable).
+-- Spark: id 1 true / false / true; id 2 NULLs; id 3 false / true / true (NULL fields equal).
+SELECT a.id, a.arr = array(1, 2, 3), a.arr <> array(1, 2, 3), a.st = b.st FROM nt a JOIN nt b ON a.id = b.id ORDER BY a.id;
+SELECT id FROM nt WHERE arr = array(1, 2, 3);
+SELECT m = m FROM nt;
