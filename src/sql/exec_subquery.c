@@ -104,9 +104,9 @@ int cp_sql_subquery_rows(const cp_sql_expr *e, const cp_rel **out, paimon_error 
 }
 
 bool cp_sql_subquery_is_correlated(const cp_sql_expr *e) {
-  for (cp_sql_subq_ctx *c = current; c; c = NULL)
-    for (size_t i = 0; i < c->n; i++)
-      if (c->entries[i].node == e) return c->entries[i].correlated;
+  if (!current) return false;
+  for (size_t i = 0; i < current->n; i++)
+    if (current->entries[i].node == e) return current->entries[i].correlated;
   return false;
 }
 
