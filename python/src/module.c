@@ -38,6 +38,32 @@ static PyObject *catalog_exception(int code, const char *msg) {
   return exc;
 }
 
+/* A str -> str dict as key and value arrays borrowing its strings (PyMem_Free both); what
+ * names the pairs in the TypeError. */
+bool cp_py_dict_pairs(PyObject *dict, const char *what, const char ***keys, const char ***values,
+                      size_t *n) {
+  Py_ssize_t size = PyDict_Size(dict), pos = 0;
+  *n = 0;
+  *keys = PyMem_Calloc(size ? (size_t)size : 1, sizeof **keys);
+  *values = PyMem_Calloc(size ? (size_t)size : 1, sizeof **values);
+  if (!*keys || !*values) {
+    PyErr_NoMemory();
+    return false;
+  }
+  PyObject *k, *v;
+  while (PyDict_Next(dict, &pos, &k, &v)) {
+    if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
+      PyErr_Format(PyExc_TypeError, "%s must be str: str", what);
+      return false;
+    }
+    (*keys)[*n] = PyUnicode_AsUTF8(k);
+    (*values)[*n] = PyUnicode_AsUTF8(v);
+    if (!(*keys)[*n] || !(*values)[*n]) return false;
+    (*n)++;
+  }
+  return true;
+}
+
 PyObject *cp_py_raise(int code, const paimon_error *err) {
   const char *msg = err && err->message[0] ? err->message : paimon_status_name(code);
   PyObject *exc = catalog_exception(code, msg);

@@ -9,6 +9,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdbool.h>
 
 #include "cpaimon/arrow_abi.h"
 #include "cpaimon/error.h"
@@ -26,6 +27,11 @@ extern PyMethodDef cp_py_system_table_methods[];  /* system_table.c */
  * ENOTFOUND, FileExistsError for EEXIST, MemoryError, NotImplementedError for EUNSUPPORTED,
  * cpaimon.CommitConflictError for ECONFLICT, RuntimeError otherwise. Returns NULL. */
 PyObject *cp_py_raise(int code, const paimon_error *err);
+
+/* A str -> str dict as key and value arrays borrowing its strings (the caller PyMem_Frees both,
+ * also on failure); `what` names the pairs in the TypeError. false with a Python exception set. */
+bool cp_py_dict_pairs(PyObject *dict, const char *what, const char ***keys, const char ***values,
+                      size_t *n);
 
 /* Moves the ArrowArrayStream exported by any object with __arrow_c_stream__ (pyarrow Table,
  * RecordBatchReader, polars, DuckDB relations...) or a capsule into *out. Returns 0, or -1 with a

@@ -1,14 +1,14 @@
 /*
  * cpaimon._cpaimon.write_parquet: writes any Arrow stream (pyarrow Table, RecordBatchReader, ...)
- * to one Parquet file with the C writer (format/parquet/writer.h), for tests, tools and
- * benchmarks. The Paimon row type comes as a `ROW<...>` SQL string (types/type_sql.h), with field
- * ids 0, 1, ... in the order the fields appear, or ids given as a list. The statistics the writer
- * computes come back as Python values.
+ * to one Parquet file with the C writer (include/cpaimon/parquet.h), for tests, tools and
+ * benchmarks. The Paimon row type comes as a `ROW<...>` SQL string, with field ids 0, 1, ... in
+ * the order the fields appear, or ids given as a list. The statistics the writer computes come
+ * back as Python values.
  *
  *   write_parquet(path, data, row_type, field_ids=None, *, codec="zstd", level=None,
  *                 page_size=None, page_row_limit=None, row_group_size=None,
  *                 row_group_rows=None, dictionary=True, dictionary_page_limit=None,
- *                 created_by=None)
+ *                 created_by=None, options=None)
  *     -> {"num_rows": int, "file_size": int, "num_row_groups": int,
  *         "columns": [{"name", "null_count", "min", "max"}, ...]}
  *
@@ -23,45 +23,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arrow/stream.h"
-#include "base/fs.h"
-#include "format/parquet/writer.h"
+#include "cpaimon/parquet.h"
 #include "module.h"
-#include "types/type_sql.h"
 
 /* ---- arguments ---- */
 
-static int count_fields(const cp_type *t) {
-  if (!t) return 0;
-  int n = 0;
-  for (size_t i = 0; i < t->n_fields; i++) n += 1 + count_fields(t->fields[i].type);
-  n += count_fields(t->element) + count_fields(t->key) + count_fields(t->value);
-  return n;
-}
-
-/* Pre-order assignment over the whole tree, as the parser numbers fields. */
-static void assign_all(cp_type *t, const int32_t *ids, int *k) {
-  if (!t) return;
-  for (size_t i = 0; i < t->n_fields; i++) {
-    t->fields[i].id = ids[(*k)++];
-    assign_all(t->fields[i].type, ids, k);
-  }
-  assign_all(t->element, ids, k);
-  assign_all(t->key, ids, k);
-  assign_all(t->value, ids, k);
-}
-
-static int apply_field_ids(cp_type *row, PyObject *list) {
+/* The ids as a PyMem array (*out freed by the caller). */
+static int field_ids(PyObject *list, int32_t **out, size_t *n_out) {
   PyObject *seq = PySequence_Fast(list, "field_ids must be a sequence of ints");
   if (!seq) return -1;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-  int total = count_fields(row);
-  if (n != (Py_ssize_t)row->n_fields && n != total) {
-    Py_DECREF(seq);
-    PyErr_Format(PyExc_ValueError, "field_ids has %zd ids; the type has %zu columns, %d fields", n,
-                 row->n_fields, total);
-    return -1;
-  }
   int32_t *ids = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *ids);
   if (!ids) {
     Py_DECREF(seq);
@@ -77,14 +48,9 @@ static int apply_field_ids(cp_type *row, PyObject *list) {
     }
     ids[i] = (int32_t)v;
   }
-  if (n == total) {
-    int k = 0;
-    assign_all(row, ids, &k);
-  } else {
-    for (Py_ssize_t i = 0; i < n; i++) row->fields[i].id = ids[i];
-  }
-  PyMem_Free(ids);
   Py_DECREF(seq);
+  *out = ids;
+  *n_out = (size_t)n;
   return 0;
 }
 
@@ -101,21 +67,14 @@ static int opt_i64(PyObject *o, int64_t *out) {
   return 0;
 }
 
-static int parse_options(cp_pq_writer_options *o, PyObject *codec, PyObject *level,
+static int parse_options(paimon_parquet_write_options *o, PyObject *codec, PyObject *level,
                          PyObject *page_size, PyObject *page_rows, PyObject *rg_size,
                          PyObject *rg_rows, int dictionary, PyObject *dict_limit) {
-  cp_pq_writer_options_init(o);
+  paimon_parquet_write_options_init(o);
   o->dictionary = dictionary != 0;
   if (codec && codec != Py_None) {
-    const char *name = PyUnicode_AsUTF8(codec);
-    paimon_error err;
-    if (!name) return -1;
-    int rc = cp_pq_writer_codec_from_name(name, &o->codec, &err);
-    if (rc != 0) {
-      cp_py_raise(rc, &err);
-      return -1;
-    }
-    if (o->codec != CP_CODEC_ZSTD) o->compression_level = 0;
+    o->codec = PyUnicode_AsUTF8(codec); /* lives as long as the argument */
+    if (!o->codec) return -1;
   }
   if (level && level != Py_None) {
     long v = PyLong_AsLong(level);
@@ -140,38 +99,6 @@ static int parse_options(cp_pq_writer_options *o, PyObject *codec, PyObject *lev
   return 0;
 }
 
-/* ---- the C work, without the GIL ---- */
-
-static int write_stream(const char *path, struct ArrowArrayStream *stream, const cp_type *row,
-                        const cp_pq_writer_options *opts, cp_pq_writer **wout,
-                        cp_pq_file_stats *stats, paimon_error *err) {
-  cp_fs *fs = NULL;
-  cp_wfile *file = NULL;
-  struct ArrowSchema schema;
-  schema.release = NULL;
-  int rc = cp_fs_local_new(&fs, err);
-  if (rc == 0) rc = cp_fs_create(fs, path, CP_CREATE_OVERWRITE, &file, err);
-  if (rc == 0) rc = cp_pq_writer_open(wout, file, row, opts, err);
-  if (rc == 0) rc = cp_stream_get_schema(stream, &schema, err);
-  while (rc == 0) {
-    struct ArrowArray batch;
-    rc = cp_stream_next(stream, &batch, err);
-    if (rc != 0 || !batch.release) break;
-    rc = cp_pq_writer_write(*wout, &schema, &batch, err);
-    batch.release(&batch);
-  }
-  if (rc == 0) rc = cp_pq_writer_close(*wout, stats, err);
-  if (rc == 0) {
-    rc = cp_wfile_close(file, err);
-    file = NULL;
-  }
-  if (rc != 0 && file) cp_wfile_abort(file);
-  if (rc != 0) paimon_error_prefix(err, "%s", path);
-  if (schema.release) schema.release(&schema);
-  cp_fs_free(fs);
-  return rc;
-}
-
 /* ---- statistics to Python ---- */
 
 static PyObject *call_attr(const char *module, const char *attr, PyObject *args, PyObject *kwargs) {
@@ -185,7 +112,9 @@ static PyObject *call_attr(const char *module, const char *attr, PyObject *args,
   return r;
 }
 
-static PyObject *decimal_value(cp_int128 v, int32_t scale) {
+static PyObject *decimal_value(const paimon_value *d) {
+  __int128 v = (__int128)(((unsigned __int128)(uint64_t)d->decimal_high << 64) | d->decimal_low);
+  int32_t scale = d->decimal_scale;
   char digits[64], text[80];
   unsigned __int128 u = v < 0 ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
   int n = 0;
@@ -204,8 +133,8 @@ static PyObject *decimal_value(cp_int128 v, int32_t scale) {
 }
 
 /* Epoch-based microseconds as a datetime (UTC-aware when `utc`); the raw value if out of range. */
-static PyObject *timestamp_value(const cp_datum *d, bool utc) {
-  long long micros = (long long)d->v.ts.millis * 1000 + d->v.ts.nanos_of_milli / 1000;
+static PyObject *timestamp_value(const paimon_value *d, bool utc) {
+  long long micros = (long long)d->millis * 1000 + d->nanos_of_milli / 1000;
   PyObject *tz = NULL, *args, *epoch, *delta, *r;
   if (utc) {
     PyObject *dt = PyImport_ImportModule("datetime");
@@ -235,61 +164,54 @@ static PyObject *timestamp_value(const cp_datum *d, bool utc) {
   return r;
 }
 
-static PyObject *datum_value(const cp_datum *d, const cp_type *t) {
-  if (d->is_null) Py_RETURN_NONE;
-  switch (t->kind) {
-  case CP_TYPE_BOOLEAN: return PyBool_FromLong(d->v.b);
-  case CP_TYPE_TINYINT:
-  case CP_TYPE_SMALLINT:
-  case CP_TYPE_INT:
-  case CP_TYPE_BIGINT: return PyLong_FromLongLong(d->v.i64);
-  case CP_TYPE_FLOAT: return PyFloat_FromDouble(d->v.f32);
-  case CP_TYPE_DOUBLE: return PyFloat_FromDouble(d->v.f64);
-  case CP_TYPE_DECIMAL: return decimal_value(d->v.dec, t->scale);
-  case CP_TYPE_CHAR:
-  case CP_TYPE_VARCHAR: {
-    PyObject *s =
-        PyUnicode_DecodeUTF8((const char *)d->v.bytes.data, (Py_ssize_t)d->v.bytes.len, NULL);
+static PyObject *datum_value(const paimon_value *d) {
+  switch (d->kind) {
+  case PAIMON_VALUE_NULL: Py_RETURN_NONE;
+  case PAIMON_VALUE_BOOLEAN: return PyBool_FromLong(d->boolean);
+  case PAIMON_VALUE_INT: return PyLong_FromLongLong(d->i64);
+  case PAIMON_VALUE_FLOAT:
+  case PAIMON_VALUE_DOUBLE: return PyFloat_FromDouble(d->f64);
+  case PAIMON_VALUE_DECIMAL: return decimal_value(d);
+  case PAIMON_VALUE_STRING: {
+    PyObject *s = PyUnicode_DecodeUTF8((const char *)d->bytes, (Py_ssize_t)d->len, NULL);
     if (s || !PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return s;
     PyErr_Clear(); /* not UTF-8: give the bytes */
-    return PyBytes_FromStringAndSize((const char *)d->v.bytes.data, (Py_ssize_t)d->v.bytes.len);
+    return PyBytes_FromStringAndSize((const char *)d->bytes, (Py_ssize_t)d->len);
   }
-  case CP_TYPE_BINARY:
-  case CP_TYPE_VARBINARY:
-    return PyBytes_FromStringAndSize((const char *)d->v.bytes.data, (Py_ssize_t)d->v.bytes.len);
-  case CP_TYPE_DATE: {
+  case PAIMON_VALUE_BINARY:
+    return PyBytes_FromStringAndSize((const char *)d->bytes, (Py_ssize_t)d->len);
+  case PAIMON_VALUE_DATE: {
     /* 719163 is the proleptic Gregorian ordinal of 1970-01-01. */
     PyObject *dt = PyImport_ImportModule("datetime");
     PyObject *date = dt ? PyObject_GetAttrString(dt, "date") : NULL;
     PyObject *r =
-        date ? PyObject_CallMethod(date, "fromordinal", "L", (long long)d->v.i64 + 719163) : NULL;
+        date ? PyObject_CallMethod(date, "fromordinal", "L", (long long)d->i64 + 719163) : NULL;
     Py_XDECREF(dt);
     Py_XDECREF(date);
     if (!r &&
         (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError))) {
       PyErr_Clear();
-      return PyLong_FromLongLong(d->v.i64);
+      return PyLong_FromLongLong(d->i64);
     }
     return r;
   }
-  case CP_TYPE_TIME: {
-    long long ms = d->v.i64;
+  case PAIMON_VALUE_TIME: {
+    long long ms = d->i64;
     PyObject *args = Py_BuildValue("(iiii)", (int)(ms / 3600000), (int)(ms / 60000 % 60),
                                    (int)(ms / 1000 % 60), (int)(ms % 1000 * 1000));
     PyObject *r = args ? call_attr("datetime", "time", args, NULL) : NULL;
     Py_XDECREF(args);
     return r;
   }
-  case CP_TYPE_TIMESTAMP:
-  case CP_TYPE_TIMESTAMP_LTZ: return timestamp_value(d, t->kind == CP_TYPE_TIMESTAMP_LTZ);
-  default: Py_RETURN_NONE;
+  case PAIMON_VALUE_TIMESTAMP:
+  case PAIMON_VALUE_TIMESTAMP_LTZ: return timestamp_value(d, d->kind == PAIMON_VALUE_TIMESTAMP_LTZ);
   }
+  Py_RETURN_NONE;
 }
 
-static PyObject *raw_value(const cp_datum *d, const cp_type *t) {
-  if (d->is_null || (t->kind != CP_TYPE_TIMESTAMP && t->kind != CP_TYPE_TIMESTAMP_LTZ))
-    Py_RETURN_NONE;
-  return Py_BuildValue("(Li)", (long long)d->v.ts.millis, (int)d->v.ts.nanos_of_milli);
+static PyObject *raw_value(const paimon_value *d) {
+  if (d->kind != PAIMON_VALUE_TIMESTAMP && d->kind != PAIMON_VALUE_TIMESTAMP_LTZ) Py_RETURN_NONE;
+  return Py_BuildValue("(Li)", (long long)d->millis, (int)d->nanos_of_milli);
 }
 
 static int set_item(PyObject *dict, const char *key, PyObject *value) {
@@ -299,24 +221,21 @@ static int set_item(PyObject *dict, const char *key, PyObject *value) {
   return rc;
 }
 
-static PyObject *stats_to_python(const cp_type *row, const cp_pq_file_stats *s) {
+static PyObject *stats_to_python(const paimon_parquet_file_stats *s) {
   PyObject *out = PyDict_New(), *cols = PyList_New((Py_ssize_t)s->num_columns);
   if (!out || !cols || set_item(out, "num_rows", PyLong_FromLongLong(s->num_rows)) ||
       set_item(out, "file_size", PyLong_FromUnsignedLongLong(s->file_size)) ||
       set_item(out, "num_row_groups", PyLong_FromUnsignedLong(s->num_row_groups)))
     goto fail;
   for (size_t i = 0; i < s->num_columns; i++) {
-    const cp_pq_column_stats *c = &s->columns[i];
-    const cp_type *t = row->fields[i].type;
+    const paimon_parquet_column_stats *c = &s->columns[i];
     PyObject *d = PyDict_New();
     if (!d) goto fail;
     PyList_SET_ITEM(cols, (Py_ssize_t)i, d);
-    if (set_item(d, "name", PyUnicode_FromString(row->fields[i].name)) ||
+    if (set_item(d, "name", PyUnicode_FromString(c->name)) ||
         set_item(d, "null_count", PyLong_FromLongLong(c->null_count)) ||
-        set_item(d, "min", datum_value(&c->min, t)) ||
-        set_item(d, "max", datum_value(&c->max, t)) ||
-        set_item(d, "min_raw", raw_value(&c->min, t)) ||
-        set_item(d, "max_raw", raw_value(&c->max, t)))
+        set_item(d, "min", datum_value(&c->min)) || set_item(d, "max", datum_value(&c->max)) ||
+        set_item(d, "min_raw", raw_value(&c->min)) || set_item(d, "max_raw", raw_value(&c->max)))
       goto fail;
   }
   if (PyDict_SetItemString(out, "columns", cols) != 0) goto fail;
@@ -332,57 +251,52 @@ fail:
 
 static PyObject *py_write_parquet(PyObject *self, PyObject *args, PyObject *kwargs) {
   (void)self;
-  static char *kwlist[] = {"path",           "data",
-                           "row_type",       "field_ids",
-                           "codec",          "level",
-                           "page_size",      "page_row_limit",
-                           "row_group_size", "row_group_rows",
-                           "dictionary",     "dictionary_page_limit",
-                           "created_by",     NULL};
+  static char *kwlist[] = {"path",           "data",           "row_type",
+                           "field_ids",      "codec",          "level",
+                           "page_size",      "page_row_limit", "row_group_size",
+                           "row_group_rows", "dictionary",     "dictionary_page_limit",
+                           "created_by",     "options",        NULL};
   PyObject *path_obj = NULL, *data, *ids = Py_None, *codec = NULL, *level = NULL, *page_size = NULL,
-           *page_rows = NULL, *rg_size = NULL, *rg_rows = NULL, *dict_limit = NULL;
+           *page_rows = NULL, *rg_size = NULL, *rg_rows = NULL, *dict_limit = NULL,
+           *fs_options = NULL;
   const char *type_sql, *created_by = NULL;
   int dictionary = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&Os|O$OOOOOOpOz", kwlist, PyUnicode_FSConverter,
-                                   &path_obj, &data, &type_sql, &ids, &codec, &level, &page_size,
-                                   &page_rows, &rg_size, &rg_rows, &dictionary, &dict_limit,
-                                   &created_by))
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O&Os|O$OOOOOOpOzO!", kwlist,
+                                   PyUnicode_FSConverter, &path_obj, &data, &type_sql, &ids, &codec,
+                                   &level, &page_size, &page_rows, &rg_size, &rg_rows, &dictionary,
+                                   &dict_limit, &created_by, &PyDict_Type, &fs_options))
     return NULL;
   PyObject *result = NULL;
-  cp_type *row = NULL;
-  cp_pq_writer *w = NULL;
+  int32_t *id_list = NULL;
+  const char **fs_keys = NULL, **fs_values = NULL;
+  size_t n_fs = 0;
   struct ArrowArrayStream stream;
   stream.release = NULL;
-  cp_pq_writer_options opts;
+  paimon_parquet_write_options opts;
+  paimon_parquet_file_stats *stats = NULL;
   paimon_error err;
-  int rc = cp_type_parse(type_sql, &row, &err);
-  if (rc != 0) {
-    cp_py_raise(rc, &err);
-    goto done;
-  }
-  if (row->kind != CP_TYPE_ROW) {
-    PyErr_SetString(PyExc_ValueError, "row_type must be a ROW<...> type");
-    goto done;
-  }
-  if ((ids != Py_None && apply_field_ids(row, ids) != 0) ||
-      parse_options(&opts, codec, level, page_size, page_rows, rg_size, rg_rows, dictionary,
+  if (parse_options(&opts, codec, level, page_size, page_rows, rg_size, rg_rows, dictionary,
                     dict_limit) != 0 ||
+      (ids != Py_None && field_ids(ids, &id_list, &opts.num_field_ids) != 0) ||
+      (fs_options && !cp_py_dict_pairs(fs_options, "options", &fs_keys, &fs_values, &n_fs)) ||
       cp_py_import_stream(data, &stream) != 0)
     goto done;
+  opts.fs_keys = fs_keys;
+  opts.fs_values = fs_values;
+  opts.num_fs_options = n_fs;
+  opts.field_ids = id_list;
   opts.created_by = created_by;
-  cp_pq_file_stats stats;
   const char *path = PyBytes_AS_STRING(path_obj);
-  PyThreadState *ts = PyEval_SaveThread();
-  rc = write_stream(path, &stream, row, &opts, &w, &stats, &err);
-  PyEval_RestoreThread(ts);
-  if (rc != 0)
-    cp_py_raise(rc, &err);
-  else
-    result = stats_to_python(row, &stats);
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = paimon_parquet_write(path, type_sql, &stream, &opts, &stats, &err);
+  Py_END_ALLOW_THREADS if (rc != 0) cp_py_raise(rc, &err);
+  else result = stats_to_python(stats);
 done:
   if (stream.release) stream.release(&stream);
-  cp_pq_writer_free(w);
-  cp_type_free(row);
+  paimon_parquet_file_stats_free(stats);
+  PyMem_Free(id_list);
+  PyMem_Free(fs_keys);
+  PyMem_Free(fs_values);
   Py_XDECREF(path_obj);
   return result;
 }
@@ -391,8 +305,9 @@ PyMethodDef cp_py_parquet_write_methods[] = {
     {"write_parquet", (PyCFunction)(void (*)(void))py_write_parquet, METH_VARARGS | METH_KEYWORDS,
      "write_parquet(path, data, row_type, field_ids=None, *, codec='zstd', level=None, "
      "page_size=None, page_row_limit=None, row_group_size=None, row_group_rows=None, "
-     "dictionary=True, dictionary_page_limit=None, created_by=None) -> dict\n\n"
+     "dictionary=True, dictionary_page_limit=None, created_by=None, options=None) -> dict\n\n"
      "Writes an Arrow stream (e.g. a pyarrow Table) to a Parquet file with cpaimon's writer; "
-     "row_type is a Paimon ROW<...> type string. Returns the row count, file size and per-column "
+     "row_type is a Paimon ROW<...> type string; options: file-system options (fs.s3.endpoint, "
+     "...) for s3:// and oss:// paths. Returns the row count, file size and per-column "
      "null counts and min/max."},
     {NULL, NULL, 0, NULL}};

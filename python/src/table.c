@@ -155,39 +155,13 @@ static PyObject *none_or_raise(int rc, const paimon_error *err) {
   return rc ? cp_py_raise(rc, err) : Py_NewRef(Py_None);
 }
 
-/* A str -> str dict as key and value arrays borrowing its strings (PyMem_Free both); what
- * names the pairs in the TypeError. */
-static bool dict_pairs(PyObject *dict, const char *what, const char ***keys, const char ***values,
-                       size_t *n) {
-  Py_ssize_t size = PyDict_Size(dict), pos = 0;
-  *n = 0;
-  *keys = PyMem_Calloc(size ? (size_t)size : 1, sizeof **keys);
-  *values = PyMem_Calloc(size ? (size_t)size : 1, sizeof **values);
-  if (!*keys || !*values) {
-    PyErr_NoMemory();
-    return false;
-  }
-  PyObject *k, *v;
-  while (PyDict_Next(dict, &pos, &k, &v)) {
-    if (!PyUnicode_Check(k) || !PyUnicode_Check(v)) {
-      PyErr_Format(PyExc_TypeError, "%s must be str: str", what);
-      return false;
-    }
-    (*keys)[*n] = PyUnicode_AsUTF8(k);
-    (*values)[*n] = PyUnicode_AsUTF8(v);
-    if (!(*keys)[*n] || !(*values)[*n]) return false;
-    (*n)++;
-  }
-  return true;
-}
-
 static PyObject *py_catalog_open(PyObject *self, PyObject *args) {
   PyObject *options;
   if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &options)) return NULL;
   const char **keys = NULL, **values = NULL;
   size_t n = 0;
   PyObject *result = NULL;
-  if (dict_pairs(options, "catalog options", &keys, &values, &n)) {
+  if (cp_py_dict_pairs(options, "catalog options", &keys, &values, &n)) {
     paimon_error err;
     paimon_catalog *c = NULL;
     int rc;
@@ -218,7 +192,7 @@ static PyObject *py_create_database(PyObject *self, PyObject *args) {
   const char **keys = NULL, **values = NULL;
   size_t n = 0;
   PyObject *result = NULL;
-  if (dict_pairs(props, "database properties", &keys, &values, &n)) {
+  if (cp_py_dict_pairs(props, "database properties", &keys, &values, &n)) {
     paimon_error err;
     int rc;
     /* without the GIL: a store may be served by a thread of this process (the tests' proxy) */

@@ -562,14 +562,68 @@ def test_bad_arguments(tmp_path):
     table = pa.table({"a": pa.array([1], pa.int64())})
     with pytest.raises(ValueError, match="brotli"):
         _cpaimon.write_parquet(tmp_path / "x.parquet", table, "ROW<a BIGINT>", codec="brotli")
-    with pytest.raises(ValueError, match="field_ids"):
+    with pytest.raises(ValueError, match="2 field ids given; the type has 1 columns, 1 fields"):
         _cpaimon.write_parquet(tmp_path / "x.parquet", table, "ROW<a BIGINT>", field_ids=[1, 2])
     with pytest.raises(ValueError, match="ROW"):
         _cpaimon.write_parquet(tmp_path / "x.parquet", table, "BIGINT")
     with pytest.raises(TypeError):
         _cpaimon.write_parquet(tmp_path / "x.parquet", [1, 2], "ROW<a BIGINT>")
+    with pytest.raises(ValueError, match="must be positive"):
+        _cpaimon.write_parquet(tmp_path / "x.parquet", table, "ROW<a BIGINT>", page_size=0)
+    # refused before a file is made
+    assert not (tmp_path / "x.parquet").exists()
+    # a batch that does not match the row type: the partial file is removed
+    with pytest.raises(ValueError):
+        _cpaimon.write_parquet(tmp_path / "x.parquet", table, "ROW<a STRING>")
+    assert not (tmp_path / "x.parquet").exists()
     res = _cpaimon.write_parquet(tmp_path / "x.parquet", table, "ROW<a BIGINT>",
                                  created_by="tool version 1.2.3 (build abc)")
     assert res["num_rows"] == 1
     assert pq.ParquetFile(tmp_path / "x.parquet").metadata.created_by == \
         "tool version 1.2.3 (build abc)"
+
+
+# ---- object storage: the same API on s3:// (include/cpaimon/parquet.h) ---------------------------
+
+def test_write_and_read_on_s3(s3, tmp_path):
+    """write_parquet / read_parquet on an s3:// URI with file-system options: the object is what
+    the same call writes locally (byte for byte), pyarrow reads it from the store, a read-only
+    user can read it but not write, and errors name the URI but never the secret key."""
+    import s3_support
+    table = pa.table({"id": pa.array([3, 1, None, 2], pa.int64()),
+                      "s": pa.array(["c", "a", None, "b"])})
+    row = "ROW<id BIGINT, s STRING>"
+    uri = f"s3://{s3.bucket}/dir/f.parquet"
+    res = _cpaimon.write_parquet(uri, table, row, created_by="t", options=s3.options)
+    local = _cpaimon.write_parquet(tmp_path / "f.parquet", table, row, created_by="t")
+    assert res == local
+    body = s3.client.get_object(Bucket=s3.bucket, Key="dir/f.parquet")["Body"].read()
+    assert body == (tmp_path / "f.parquet").read_bytes()
+    got = pa.table(_cpaimon.read_parquet(uri, columns=["s", "id"], options=s3.options))
+    assert got.to_pydict() == {"s": ["c", "a", None, "b"], "id": [3, 1, None, 2]}
+    reader = s3_support.catalog_options(s3.endpoint, s3.server.keys["reader"])
+    assert pa.table(_cpaimon.read_parquet(uri, options=reader)).num_rows == 4
+    with pytest.raises(Exception) as e:
+        _cpaimon.write_parquet(f"s3://{s3.bucket}/dir/g.parquet", table, row, options=reader)
+    assert f"s3://{s3.bucket}/dir/g.parquet" in str(e.value)
+    assert s3.server.keys["reader"][1] not in str(e.value)
+    assert "dir/g.parquet" not in s3.keys("dir/")
+    with pytest.raises(FileNotFoundError, match="missing.parquet"):
+        _cpaimon.read_parquet(f"s3://{s3.bucket}/missing.parquet", options=s3.options)
+    with pytest.raises(TypeError, match="options must be str: str"):
+        _cpaimon.read_parquet(uri, options={"fs.s3.endpoint": 1})
+
+
+def test_binding_includes_only_public_headers():
+    """python/src may include only include/cpaimon/*.h (and its own module.h, system headers):
+    what the Python package does, an engine embedding libcpaimon can do too."""
+    import pathlib
+    import re
+    root = pathlib.Path(__file__).resolve().parents[2]
+    bad = []
+    for f in sorted((root / "python" / "src").glob("*.[ch]")):
+        for line in f.read_text().splitlines():
+            m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+            if m and not (m.group(1).startswith("cpaimon/") or m.group(1) == "module.h"):
+                bad.append(f"{f.name}: {m.group(1)}")
+    assert bad == []
