@@ -153,12 +153,14 @@ int paimon_catalog_list_tables(paimon_catalog *catalog, const char *database,
 /* ---- schema changes (ALTER TABLE) ---- */
 
 typedef enum paimon_schema_change_kind {
-  PAIMON_SET_OPTION,     /* key = value */
-  PAIMON_REMOVE_OPTION,  /* key */
-  PAIMON_ADD_COLUMN,     /* name, type (SQL type string, must be nullable), comment (may be NULL) */
-  PAIMON_RENAME_COLUMN,  /* name -> new_name */
-  PAIMON_DROP_COLUMN,    /* name */
-  PAIMON_UPDATE_COMMENT, /* the table comment (value; NULL removes it) */
+  PAIMON_SET_OPTION,    /* key = value */
+  PAIMON_REMOVE_OPTION, /* key */
+  /* name, type (SQL type string, must be nullable), comment (may be NULL); value FIRST | AFTER |
+   * BEFORE | LAST (NULL: last) with `reference` for AFTER / BEFORE places it among its siblings */
+  PAIMON_ADD_COLUMN,
+  PAIMON_RENAME_COLUMN,         /* name -> new_name */
+  PAIMON_DROP_COLUMN,           /* name */
+  PAIMON_UPDATE_COMMENT,        /* the table comment (value; NULL removes it) */
   PAIMON_UPDATE_COLUMN_COMMENT, /* name, comment */
   /* name, type (SQL type text); value "keep-nullability" keeps the column's nullability. The
    * conversions older files need on reading: integer and FLOAT -> DOUBLE widening, DECIMAL
@@ -177,6 +179,15 @@ typedef struct paimon_schema_change {
   const char *type;      /* ADD_COLUMN: SQL type text such as "ARRAY<FLOAT>" */
   const char *comment;   /* column comment */
   const char *reference; /* UPDATE_COLUMN_POSITION AFTER / BEFORE: the other column */
+  /* A nested column, as Java's String[] fieldNames: the names from the top-level column down,
+   * e.g. {"r", "x"} for field x of ROW column r; an ARRAY's element and a MAP's value are stepped
+   * into with the names "element" and "value" ({"v", "element", "x"} for ARRAY<ROW<x ...>>; a
+   * path ending there, {"v", "element"}, names the element type itself, for UPDATE_COLUMN_TYPE,
+   * _NULLABILITY and _COMMENT). When n_path > 0 it is used instead of `name` by ADD_COLUMN,
+   * RENAME_COLUMN, DROP_COLUMN, UPDATE_COLUMN_COMMENT, _TYPE and _NULLABILITY. Fields added inside
+   * a ROW take the next field ids of the table, as top-level columns do. */
+  const char *const *path;
+  size_t n_path;
 } paimon_schema_change;
 
 /* Applies all changes atomically as schema N+1 (Java SchemaManager semantics and messages). */

@@ -454,7 +454,36 @@ static const struct {
 
 static const char *opt_str(PyObject *o) { return o == Py_None ? NULL : PyUnicode_AsUTF8(o); }
 
-/* changes: list of (kind, name, value, type, comment[, reference]). */
+/* The path of a nested column (a sequence of str, or None) as an array of borrowed strings in
+ * `paths` (PyMem_Malloc'ed; the caller frees it), kept alive by the change tuples. */
+static int change_path(PyObject *path, const char ***out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  if (path == Py_None) return 0;
+  PyObject *fast = PySequence_Fast(path, "a column path must be a sequence of str");
+  if (!fast) return -1;
+  Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+  const char **names = PyMem_Calloc((size_t)(k ? k : 1), sizeof *names);
+  int rc = names ? 0 : (PyErr_NoMemory(), -1);
+  for (Py_ssize_t i = 0; rc == 0 && i < k; i++) {
+    PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+    names[i] = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
+    if (!names[i]) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "column path names must be str");
+      rc = -1;
+    }
+  }
+  Py_DECREF(fast); /* the items stay alive in `path` (a tuple the change holds) */
+  if (rc) {
+    PyMem_Free(names);
+    return -1;
+  }
+  *out = names;
+  *n = (size_t)k;
+  return 0;
+}
+
+/* changes: list of (kind, name, value, type, comment[, reference[, path]]). */
 static PyObject *py_alter_table(PyObject *self, PyObject *args) {
   PyObject *cap, *changes;
   const char *ident;
@@ -466,15 +495,17 @@ static PyObject *py_alter_table(PyObject *self, PyObject *args) {
   if (!fast) return NULL;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
   paimon_schema_change *arr = PyMem_Calloc((size_t)(n ? n : 1), sizeof *arr);
-  if (!arr) {
-    Py_DECREF(fast);
-    return PyErr_NoMemory();
+  const char ***paths = PyMem_Calloc((size_t)(n ? n : 1), sizeof *paths);
+  PyObject *result = NULL;
+  if (!arr || !paths) {
+    PyErr_NoMemory();
+    goto fail;
   }
   for (Py_ssize_t i = 0; i < n; i++) {
     const char *kind;
-    PyObject *name, *value, *type, *comment, *reference = Py_None;
-    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sOOOO|O", &kind, &name, &value, &type,
-                          &comment, &reference))
+    PyObject *name, *value, *type, *comment, *reference = Py_None, *path = Py_None;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "sOOOO|OO", &kind, &name, &value,
+                          &type, &comment, &reference, &path))
       goto fail;
     size_t k = 0;
     while (k < sizeof change_kinds / sizeof change_kinds[0] && strcmp(change_kinds[k].name, kind))
@@ -483,21 +514,24 @@ static PyObject *py_alter_table(PyObject *self, PyObject *args) {
       PyErr_Format(PyExc_ValueError, "unknown schema change '%s'", kind);
       goto fail;
     }
-    arr[i] = (paimon_schema_change){change_kinds[k].kind, opt_str(name),    opt_str(value),
-                                    opt_str(type),        opt_str(comment), opt_str(reference)};
+    size_t n_path = 0;
+    if (change_path(path, &paths[i], &n_path) != 0) goto fail;
+    arr[i] = (paimon_schema_change){
+        change_kinds[k].kind, opt_str(name),      opt_str(value), opt_str(type),
+        opt_str(comment),     opt_str(reference), paths[i],       n_path};
     if (PyErr_Occurred()) goto fail;
   }
   paimon_error err;
   int rc;
   Py_BEGIN_ALLOW_THREADS rc = paimon_catalog_alter_table(c, ident, arr, (size_t)n, ignore, &err);
-  Py_END_ALLOW_THREADS PyMem_Free(arr);
-  Py_DECREF(fast);
-  if (rc) return cp_py_raise(rc, &err);
-  Py_RETURN_NONE;
+  Py_END_ALLOW_THREADS if (rc) cp_py_raise(rc, &err);
+  else result = Py_NewRef(Py_None);
 fail:
+  for (Py_ssize_t i = 0; paths && i < n; i++) PyMem_Free(paths[i]);
+  PyMem_Free(paths);
   PyMem_Free(arr);
   Py_DECREF(fast);
-  return NULL;
+  return result;
 }
 
 /* ------------------------------------ table ------------------------------------ */

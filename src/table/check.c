@@ -279,7 +279,7 @@ static void check_file_contents(checker *c, const cp_manifest_entry *e, const ch
     const cp_field *fl = &row->fields[i];
     if (fl->type->kind == CP_TYPE_BLOB) continue;
     if (f->has_write_cols && !cp_data_file_writes_col(f, fl->name)) continue;
-    req[n++] = (cp_pq_column_request){fl->name, 0, fl->type, NULL};
+    req[n++] = (cp_pq_column_request){fl->name, 0, fl->type, NULL, false};
   }
   cp_pq_reader_options o;
   memset(&o, 0, sizeof o);

@@ -26,6 +26,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,6 +116,9 @@ typedef struct read_state {
    * read in their place (blob-as-descriptor off); NULL when there are none. */
   bool *resolve;
   cp_blob_sources descriptor_sources;
+  /* Nested column types renamed to the open split's files' names (file_view_type). */
+  cp_type **views;
+  size_t n_views;
 } read_state;
 
 static void close_split(read_state *s) {
@@ -137,6 +141,10 @@ static void close_split(read_state *s) {
   s->parts = NULL;
   s->sources = NULL;
   s->n_parts = 0;
+  for (size_t i = 0; i < s->n_views; i++) cp_type_free(s->views[i]);
+  free(s->views);
+  s->views = NULL;
+  s->n_views = 0;
   s->open = false;
 }
 
@@ -167,6 +175,65 @@ static int file_column_name(read_state *s, const cp_data_file_meta *f, int32_t i
     if (!f->has_write_cols || cp_data_file_writes_col(f, ff->name)) *out = ff->name;
     return PAIMON_OK;
   }
+  return PAIMON_OK;
+}
+
+/* Renames the fields of the nested ROWs in `t` (a copy of a read type) to the names `f`, the same
+ * column in a file's schema, gives the same field ids; a field `f` lacks gets a name no file
+ * holds, so it reads as NULL. */
+static int rename_as_file(cp_type *t, const cp_type *f, paimon_error *err) {
+  if (!f || f->kind != t->kind) return PAIMON_OK;
+  if (t->kind == CP_TYPE_ROW) {
+    for (size_t i = 0; i < t->n_fields; i++) {
+      cp_field *tf = &t->fields[i];
+      const cp_field *ff = NULL;
+      for (size_t k = 0; k < f->n_fields && !ff; k++)
+        if (f->fields[k].id == tf->id) ff = &f->fields[k];
+      char absent[48];
+      snprintf(absent, sizeof absent, "\001cpaimon-absent-field-%d", (int)tf->id);
+      const char *name = ff ? ff->name : absent;
+      if (strcmp(tf->name, name) != 0) {
+        char *copy = strdup(name);
+        if (!copy) return CP_ENOMEM(err, "read");
+        free(tf->name);
+        tf->name = copy;
+      }
+      if (ff) CP_RETURN_IF_ERROR(rename_as_file(tf->type, ff->type, err));
+    }
+    return PAIMON_OK;
+  }
+  if (t->element) CP_RETURN_IF_ERROR(rename_as_file(t->element, f->element, err));
+  if (t->key) CP_RETURN_IF_ERROR(rename_as_file(t->key, f->key, err));
+  if (t->value) CP_RETURN_IF_ERROR(rename_as_file(t->value, f->value, err));
+  return PAIMON_OK;
+}
+
+/* The type to request field `field` of the read schema as from file `f`: the field's type, or for
+ * a nested column of a file written with another schema, a copy with the nested fields named as
+ * that schema names their ids (Java's FormatReaderMapping.pruneDataType matches nested fields by
+ * id). Files with Parquet field ids match by id anyway (nested_by_id); this makes files without
+ * them (pyarrow's, pypaimon's) and Avro files evolve the same way. The copy lives until the split
+ * is closed. */
+static int file_view_type(read_state *s, const cp_data_file_meta *f, const cp_field *field,
+                          const cp_type **out, paimon_error *err) {
+  *out = field->type;
+  if (!cp_type_is_nested(field->type)) return PAIMON_OK;
+  const cp_table_schema *fs;
+  CP_RETURN_IF_ERROR(cp_table_schema_by_id(s->t, f->schema_id, &fs, err));
+  const cp_field *ff = NULL;
+  for (size_t i = 0; i < fs->row->n_fields && !ff; i++)
+    if (fs->row->fields[i].id == field->id) ff = &fs->row->fields[i];
+  if (!ff || cp_type_equals(ff->type, field->type,
+                            CP_TYPE_EQ_IGNORE_NULLABILITY | CP_TYPE_EQ_IGNORE_FIELD_DOCS))
+    return PAIMON_OK;
+  cp_type **views = realloc(s->views, (s->n_views + 1) * sizeof *views);
+  if (!views) return CP_ENOMEM(err, "read");
+  s->views = views;
+  cp_type *copy = NULL;
+  CP_RETURN_IF_ERROR(cp_type_copy(&copy, field->type, err));
+  s->views[s->n_views++] = copy;
+  CP_RETURN_IF_ERROR(rename_as_file(copy, ff->type, err));
+  *out = copy;
   return PAIMON_OK;
 }
 
@@ -254,21 +321,22 @@ static int open_plain(read_state *s, const cp_split *sp, paimon_error *err) {
       continue;
     }
     const char *name = NULL;
+    const cp_type *type = s->cols[i].field.type;
     rc = file_column_name(s, &e->file, s->cols[i].field.id, &name, err);
+    if (!rc && name) rc = file_view_type(s, &e->file, &s->cols[i].field, &type, err);
     /* An absent column is requested by an id no file has, so the reader yields NULLs. */
-    req[n] = (cp_pq_column_request){name, name ? 0 : INT32_MIN, s->cols[i].field.type,
-                                    s->cols[i].field.name};
+    req[n] = (cp_pq_column_request){name, name ? 0 : INT32_MIN, type, s->cols[i].field.name, true};
     s->sources[i] = (col_source){SRC_FILE, 0, n++};
   }
   file_part *p = &s->parts[0];
   p->phys_row_id = p->phys_seq = -1;
   if (cp_data_file_writes_col(&e->file, CP_ROW_ID_FIELD_NAME)) {
     p->phys_row_id = (int64_t)n;
-    req[n++] = (cp_pq_column_request){CP_ROW_ID_FIELD_NAME, 0, bigint_type(), NULL};
+    req[n++] = (cp_pq_column_request){CP_ROW_ID_FIELD_NAME, 0, bigint_type(), NULL, false};
   }
   if (cp_data_file_writes_col(&e->file, CP_SEQUENCE_NUMBER_FIELD_NAME)) {
     p->phys_seq = (int64_t)n;
-    req[n++] = (cp_pq_column_request){CP_SEQUENCE_NUMBER_FIELD_NAME, 0, bigint_type(), NULL};
+    req[n++] = (cp_pq_column_request){CP_SEQUENCE_NUMBER_FIELD_NAME, 0, bigint_type(), NULL, false};
   }
   if (!rc) rc = open_part(s, e, req, n, p, err);
   if (!rc) s->n_parts = 1;
@@ -623,8 +691,10 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
     for (size_t i = 0; i < s->n_cols && !rc; i++) {
       if (assigned[i] != k + 1) continue;
       const char *name = NULL;
+      const cp_type *type = s->cols[i].field.type;
       rc = file_column_name(s, &order[k]->file, s->cols[i].field.id, &name, err);
-      req[n] = (cp_pq_column_request){name, 0, s->cols[i].field.type, s->cols[i].field.name};
+      if (!rc && name) rc = file_view_type(s, &order[k]->file, &s->cols[i].field, &type, err);
+      req[n] = (cp_pq_column_request){name, 0, type, s->cols[i].field.name, true};
       s->sources[i] = (col_source){SRC_FILE, s->n_parts, n++};
     }
     if (!rc && n) {

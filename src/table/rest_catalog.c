@@ -390,9 +390,37 @@ static int type_json(const char *sql, json_t **out, paimon_error *err) {
   return rc;
 }
 
+/* A change's fieldNames: its path, or its one top-level name. */
+static json_t *field_names_json(const paimon_schema_change *c) {
+  json_t *a = json_array();
+  if (!a) return NULL;
+  size_t n = c->n_path ? c->n_path : 1;
+  for (size_t i = 0; i < n; i++) {
+    const char *name = c->n_path ? c->path[i] : c->name;
+    if (json_array_append_new(a, json_string(name ? name : "")) != 0) {
+      json_decref(a);
+      return NULL;
+    }
+  }
+  return a;
+}
+
 /* One SchemaChange object (OpenAPI `SchemaChange`, as pypaimon sends them). */
 static int change_json(const paimon_schema_change *c, json_t **out, paimon_error *err) {
   json_t *o = NULL;
+  json_t *names = NULL;
+  switch (c->kind) {
+  case PAIMON_ADD_COLUMN:
+  case PAIMON_RENAME_COLUMN:
+  case PAIMON_DROP_COLUMN:
+  case PAIMON_UPDATE_COLUMN_COMMENT:
+  case PAIMON_UPDATE_COLUMN_TYPE:
+  case PAIMON_UPDATE_COLUMN_NULLABILITY:
+    names = field_names_json(c);
+    if (!names) return CP_ENOMEM(err, "request");
+    break;
+  default: break;
+  }
   switch (c->kind) {
   case PAIMON_SET_OPTION:
     o = json_pack("{s:s, s:s, s:s}", "action", "setOption", "key", c->name, "value", c->value);
@@ -402,35 +430,52 @@ static int change_json(const paimon_schema_change *c, json_t **out, paimon_error
     break;
   case PAIMON_ADD_COLUMN: {
     json_t *type = NULL;
-    CP_RETURN_IF_ERROR(type_json(c->type, &type, err));
-    o = json_pack("{s:[s], s:o, s:s?, s:n, s:s}", "fieldNames", c->name, "dataType", type,
-                  "comment", c->comment, "move", "action", "addColumn");
+    int rc = type_json(c->type, &type, err);
+    if (rc) {
+      json_decref(names);
+      return rc;
+    }
+    json_t *move = json_null();
+    if (c->value) {
+      char kind[8] = {0};
+      for (size_t i = 0; c->value[i] && i < sizeof kind - 1; i++)
+        kind[i] = (char)toupper((unsigned char)c->value[i]);
+      move =
+          json_pack("{s:s, s:s?, s:s}", "fieldName", c->n_path ? c->path[c->n_path - 1] : c->name,
+                    "referenceFieldName", c->reference, "type", kind);
+    }
+    o = json_pack("{s:o, s:o, s:s?, s:o?, s:s}", "fieldNames", names, "dataType", type, "comment",
+                  c->comment, "move", move, "action", "addColumn");
     break;
   }
   case PAIMON_RENAME_COLUMN:
-    o = json_pack("{s:[s], s:s, s:s}", "fieldNames", c->name, "newName", c->value, "action",
+    o = json_pack("{s:o, s:s, s:s}", "fieldNames", names, "newName", c->value, "action",
                   "renameColumn");
     break;
   case PAIMON_DROP_COLUMN:
-    o = json_pack("{s:[s], s:s}", "fieldNames", c->name, "action", "dropColumn");
+    o = json_pack("{s:o, s:s}", "fieldNames", names, "action", "dropColumn");
     break;
   case PAIMON_UPDATE_COMMENT:
     o = json_pack("{s:s?, s:s}", "comment", c->value, "action", "updateComment");
     break;
   case PAIMON_UPDATE_COLUMN_COMMENT:
-    o = json_pack("{s:[s], s:s?, s:s}", "fieldNames", c->name, "newComment", c->comment, "action",
+    o = json_pack("{s:o, s:s?, s:s}", "fieldNames", names, "newComment", c->comment, "action",
                   "updateColumnComment");
     break;
   case PAIMON_UPDATE_COLUMN_TYPE: {
     json_t *type = NULL;
-    CP_RETURN_IF_ERROR(type_json(c->type, &type, err));
+    int rc = type_json(c->type, &type, err);
+    if (rc) {
+      json_decref(names);
+      return rc;
+    }
     bool keep = c->value && strcmp(c->value, "keep-nullability") == 0;
-    o = json_pack("{s:[s], s:o, s:b, s:s}", "fieldNames", c->name, "newDataType", type,
+    o = json_pack("{s:o, s:o, s:b, s:s}", "fieldNames", names, "newDataType", type,
                   "keepNullability", keep, "action", "updateColumnType");
     break;
   }
   case PAIMON_UPDATE_COLUMN_NULLABILITY:
-    o = json_pack("{s:[s], s:b, s:s}", "fieldNames", c->name, "newNullability",
+    o = json_pack("{s:o, s:b, s:s}", "fieldNames", names, "newNullability",
                   c->value && strcmp(c->value, "true") == 0, "action", "updateColumnNullability");
     break;
   case PAIMON_UPDATE_COLUMN_POSITION: {

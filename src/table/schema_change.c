@@ -104,114 +104,229 @@ static int column_exists(alter_ctx *a, const char *name) {
                           a->table);
 }
 
-/* Rebuilds the ROW with `fields` (consumed), keeping the old row's nullability. */
-static int replace_fields(alter_ctx *a, cp_table_schema *s, cp_field *fields, size_t n) {
-  cp_type *row;
-  int rc = cp_type_new_row(&row, fields, n, s->row->nullable, a->err);
-  free(fields);
-  if (rc) return rc;
-  cp_type_free(s->row);
-  s->row = row;
+/* ---- column paths (Java's String[] fieldNames) ---- */
+
+/* The column a change names: `path` when given, else the single top-level `name`. */
+typedef struct col_path {
+  const char *const *p;
+  size_t n;
+  char text[512]; /* "r.x" for messages (truncated if longer) */
+} col_path;
+
+/* The first `n` names joined with '.' into `out`. */
+static void join_names(const char *const *p, size_t n, const char *last, char *out, size_t cap) {
+  size_t k = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i <= n && k + 1 < cap; i++) {
+    const char *part = i < n ? p[i] : last;
+    if (!part) continue;
+    int w = snprintf(out + k, cap - k, "%s%s", k ? "." : "", part);
+    if (w < 0) break;
+    k += (size_t)w < cap - k ? (size_t)w : cap - k - 1;
+  }
+}
+
+static int path_of(alter_ctx *a, const paimon_schema_change *c, const char *what, col_path *out) {
+  if (c->n_path) {
+    out->p = c->path;
+    out->n = c->n_path;
+  } else {
+    out->p = &c->name;
+    out->n = c->name ? 1 : 0;
+  }
+  for (size_t i = 0; i < out->n; i++)
+    if (!out->p || !out->p[i] || !*out->p[i]) out->n = 0;
+  if (!out->n) return paimon_error_set(a->err, PAIMON_EINVAL, "%s needs a column name", what);
+  join_names(out->p, out->n, NULL, out->text, sizeof out->text);
   return PAIMON_OK;
 }
 
-/* Copies the fields of the row, optionally skipping index `skip` and leaving `extra` free slots. */
-static int copy_fields(alter_ctx *a, const cp_table_schema *s, ptrdiff_t skip, size_t extra,
-                       cp_field **out, size_t *n) {
-  size_t cap = s->row->n_fields + extra;
-  cp_field *f = calloc(cap ? cap : 1, sizeof *f);
-  if (!f) return CP_ENOMEM(a->err, "schema");
-  size_t k = 0;
-  for (size_t i = 0; i < s->row->n_fields; i++) {
-    if ((ptrdiff_t)i == skip) continue;
-    int rc = cp_field_copy(&f[k], &s->row->fields[i], a->err);
-    if (rc) {
-      for (size_t j = 0; j < k; j++) cp_field_clear(&f[j]);
-      free(f);
-      return rc;
+/* Where a path leads (Java's NestedColumnModifier): the ROW whose fields hold the last name, or,
+ * for a path that ends inside an ARRAY or MAP ("v", "element"), the type slot it names and the
+ * field that holds it. ARRAY and MAP are stepped through with the names "element" and "value"
+ * (checked, as pypaimon does: Java ignores the names of these steps). */
+typedef struct col_target {
+  cp_type *row;
+  const char *name;
+  cp_field *field;
+  cp_type **slot;
+} col_target;
+
+static int resolve(alter_ctx *a, cp_table_schema *s, const col_path *cp, col_target *out) {
+  memset(out, 0, sizeof *out);
+  cp_type *row = s->row;
+  size_t d = 0;
+  for (;;) {
+    if (d == cp->n - 1) {
+      out->row = row;
+      out->name = cp->p[d];
+      return PAIMON_OK;
     }
-    k++;
+    ptrdiff_t i = cp_row_field_index(row, cp->p[d]);
+    if (i < 0) {
+      char prefix[512];
+      join_names(cp->p, d + 1, NULL, prefix, sizeof prefix);
+      return column_missing(a, prefix);
+    }
+    cp_field *f = &row->fields[i];
+    cp_type **slot = &f->type;
+    d++;
+    while ((*slot)->kind == CP_TYPE_ARRAY || (*slot)->kind == CP_TYPE_MAP) {
+      bool array = (*slot)->kind == CP_TYPE_ARRAY;
+      if (strcmp(cp->p[d], array ? "element" : "value") != 0) return column_missing(a, cp->text);
+      slot = array ? &(*slot)->element : &(*slot)->value;
+      if (++d == cp->n) {
+        out->field = f;
+        out->slot = slot;
+        return PAIMON_OK;
+      }
+    }
+    if ((*slot)->kind != CP_TYPE_ROW) return column_missing(a, cp->text);
+    row = *slot;
   }
-  *out = f;
-  *n = k;
+}
+
+/* The field a path names (for changes of a field's own properties). */
+static int resolve_field(alter_ctx *a, cp_table_schema *s, const col_path *cp, col_target *t) {
+  CP_RETURN_IF_ERROR(resolve(a, s, cp, t));
+  if (t->row) {
+    ptrdiff_t i = cp_row_field_index(t->row, t->name);
+    if (i < 0) return column_missing(a, cp->text);
+    t->field = &t->row->fields[i];
+    t->slot = &t->field->type;
+  }
+  return PAIMON_OK;
+}
+
+/* Changes that add, rename or drop a field need the ROW that holds it. */
+static int resolve_row(alter_ctx *a, cp_table_schema *s, const col_path *cp, col_target *t) {
+  CP_RETURN_IF_ERROR(resolve(a, s, cp, t));
+  if (!t->row)
+    return paimon_error_set(a->err, PAIMON_EINVAL,
+                            "Column %s names the element or value of an ARRAY or MAP, not a field",
+                            cp->text);
+  return PAIMON_OK;
+}
+
+/* ADD COLUMN's move (Java's addColumn with a Move): the field just appended to `row` goes FIRST,
+ * AFTER or BEFORE a sibling, or stays LAST. */
+static int move_added(alter_ctx *a, cp_type *row, const paimon_schema_change *c) {
+  if (!c->value) return PAIMON_OK;
+  size_t n = row->n_fields, to;
+  if (strcasecmp(c->value, "first") == 0) {
+    to = 0;
+  } else if (strcasecmp(c->value, "last") == 0) {
+    return PAIMON_OK;
+  } else if (strcasecmp(c->value, "after") == 0 || strcasecmp(c->value, "before") == 0) {
+    ptrdiff_t ref = c->reference ? cp_row_field_index(row, c->reference) : -1;
+    if (ref < 0 || (size_t)ref == n - 1) {
+      cp_field_clear(&row->fields[n - 1]);
+      row->n_fields--;
+      return column_missing(a, c->reference ? c->reference : "null");
+    }
+    to = (size_t)ref + (strcasecmp(c->value, "after") == 0 ? 1 : 0);
+  } else {
+    cp_field_clear(&row->fields[n - 1]);
+    row->n_fields--;
+    return paimon_error_set(a->err, PAIMON_EINVAL,
+                            "ADD COLUMN: move '%s' is not FIRST, LAST, AFTER or BEFORE", c->value);
+  }
+  cp_field added = row->fields[n - 1];
+  memmove(&row->fields[to + 1], &row->fields[to], (n - 1 - to) * sizeof *row->fields);
+  row->fields[to] = added;
   return PAIMON_OK;
 }
 
 static int add_column(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
-  if (!c->name || !c->type)
-    return paimon_error_set(a->err, PAIMON_EINVAL, "ADD COLUMN needs a name and a type");
-  cp_type *t;
-  int rc = cp_type_parse(c->type, &t, a->err);
-  if (rc) return paimon_error_prefix(a->err, "column '%s'", c->name);
-  if (!t->nullable) {
-    cp_type_free(t);
+  col_path cp;
+  col_target t;
+  CP_RETURN_IF_ERROR(path_of(a, c, "ADD COLUMN", &cp));
+  if (!c->type) return paimon_error_set(a->err, PAIMON_EINVAL, "ADD COLUMN needs a type");
+  CP_RETURN_IF_ERROR(resolve_row(a, s, &cp, &t));
+  cp_type *type;
+  int rc = cp_type_parse(c->type, &type, a->err);
+  if (rc) return paimon_error_prefix(a->err, "column '%s'", cp.text);
+  if (!type->nullable) {
+    cp_type_free(type);
     return paimon_error_set(a->err, PAIMON_EINVAL,
-                            "Column %s cannot specify NOT NULL in the %s table.", c->name,
+                            "Column %s cannot specify NOT NULL in the %s table.", cp.text,
                             a->table);
   }
-  if (cp_row_field_index(s->row, c->name) >= 0) {
-    cp_type_free(t);
-    return column_exists(a, c->name);
+  if (cp_row_field_index(t.row, t.name) >= 0) {
+    cp_type_free(type);
+    return column_exists(a, cp.text);
   }
+  cp_field *fields = realloc(t.row->fields, (t.row->n_fields + 1) * sizeof *fields);
+  if (!fields) {
+    cp_type_free(type);
+    return CP_ENOMEM(a->err, "schema");
+  }
+  t.row->fields = fields;
   int32_t id = ++s->highest_field_id;
-  cp_type_reassign_field_ids(t, &s->highest_field_id);
-  cp_field *fields;
-  size_t n;
-  rc = copy_fields(a, s, -1, 1, &fields, &n);
-  if (rc) {
-    cp_type_free(t);
-    return rc;
-  }
-  rc = cp_field_init(&fields[n], id, c->name, t, c->comment, NULL, a->err);
-  if (rc) {
-    for (size_t j = 0; j < n; j++) cp_field_clear(&fields[j]);
-    free(fields);
-    return rc;
-  }
-  return replace_fields(a, s, fields, n + 1);
+  cp_type_reassign_field_ids(type, &s->highest_field_id);
+  rc = cp_field_init(&fields[t.row->n_fields], id, t.name, type, c->comment, NULL, a->err);
+  if (rc) return rc;
+  t.row->n_fields++;
+  return move_added(a, t.row, c);
 }
 
 static int rename_column(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
-  if (!c->name || !c->value)
-    return paimon_error_set(a->err, PAIMON_EINVAL, "RENAME COLUMN needs a name and a new name");
-  if (is_partition_key(s, c->name))
+  col_path cp;
+  col_target t;
+  CP_RETURN_IF_ERROR(path_of(a, c, "RENAME COLUMN", &cp));
+  if (!c->value || !*c->value)
+    return paimon_error_set(a->err, PAIMON_EINVAL, "RENAME COLUMN needs a new name");
+  if (cp.n == 1 && is_partition_key(s, cp.p[0]))
     return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "Cannot rename partition column: [%s]",
-                            c->name);
-  ptrdiff_t i = cp_row_field_index(s->row, c->name);
-  if (i < 0) return column_missing(a, c->name);
-  if (cp_row_field_index(s->row, c->value) >= 0) return column_exists(a, c->value);
+                            cp.p[0]);
+  CP_RETURN_IF_ERROR(resolve_row(a, s, &cp, &t));
+  ptrdiff_t i = cp_row_field_index(t.row, t.name);
+  if (i < 0) return column_missing(a, cp.text);
+  if (cp_row_field_index(t.row, c->value) >= 0) {
+    char renamed[512];
+    join_names(cp.p, cp.n - 1, c->value, renamed, sizeof renamed);
+    return column_exists(a, renamed);
+  }
   char *name = strdup(c->value);
   if (!name) return CP_ENOMEM(a->err, "schema");
-  free(s->row->fields[i].name);
-  s->row->fields[i].name = name;
+  free(t.row->fields[i].name);
+  t.row->fields[i].name = name;
   return PAIMON_OK;
 }
 
 static int drop_column(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
-  if (!c->name) return paimon_error_set(a->err, PAIMON_EINVAL, "DROP COLUMN needs a name");
-  bool is_pk = false;
-  for (size_t i = 0; i < s->n_primary_keys; i++)
-    if (strcmp(s->primary_keys[i], c->name) == 0) is_pk = true;
-  if (is_partition_key(s, c->name) || is_pk)
-    return paimon_error_set(a->err, PAIMON_EUNSUPPORTED,
-                            "Cannot drop partition key or primary key: [%s]", c->name);
-  ptrdiff_t i = cp_row_field_index(s->row, c->name);
-  if (i < 0) return column_missing(a, c->name);
-  if (s->row->n_fields == 1)
+  col_path cp;
+  col_target t;
+  CP_RETURN_IF_ERROR(path_of(a, c, "DROP COLUMN", &cp));
+  if (cp.n == 1) {
+    bool is_pk = false;
+    for (size_t i = 0; i < s->n_primary_keys; i++)
+      if (strcmp(s->primary_keys[i], cp.p[0]) == 0) is_pk = true;
+    if (is_partition_key(s, cp.p[0]) || is_pk)
+      return paimon_error_set(a->err, PAIMON_EUNSUPPORTED,
+                              "Cannot drop partition key or primary key: [%s]", cp.p[0]);
+  }
+  CP_RETURN_IF_ERROR(resolve_row(a, s, &cp, &t));
+  ptrdiff_t i = cp_row_field_index(t.row, t.name);
+  if (i < 0) return column_missing(a, cp.text);
+  if (t.row->n_fields == 1)
     return paimon_error_set(a->err, PAIMON_EINVAL, "Cannot drop all fields in table");
-  cp_field *fields;
-  size_t n;
-  CP_RETURN_IF_ERROR(copy_fields(a, s, i, 0, &fields, &n));
-  return replace_fields(a, s, fields, n);
+  cp_field_clear(&t.row->fields[i]);
+  memmove(&t.row->fields[i], &t.row->fields[i + 1],
+          (t.row->n_fields - (size_t)i - 1) * sizeof *t.row->fields);
+  t.row->n_fields--;
+  return PAIMON_OK;
 }
 
 static int column_comment(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
-  ptrdiff_t i = c->name ? cp_row_field_index(s->row, c->name) : -1;
-  if (i < 0) return column_missing(a, c->name ? c->name : "(null)");
+  col_path cp;
+  col_target t;
+  CP_RETURN_IF_ERROR(path_of(a, c, "update_column_comment", &cp));
+  CP_RETURN_IF_ERROR(resolve_field(a, s, &cp, &t));
   char *comment = c->comment ? strdup(c->comment) : NULL;
   if (c->comment && !comment) return CP_ENOMEM(a->err, "schema");
-  free(s->row->fields[i].description);
-  s->row->fields[i].description = comment;
+  free(t.field->description);
+  t.field->description = comment;
   return PAIMON_OK;
 }
 
@@ -264,31 +379,24 @@ static bool is_primary_key(const cp_table_schema *s, const char *name) {
   return false;
 }
 
-/* Replaces field i's type by `t` (consumed). */
-static int set_field_type(alter_ctx *a, cp_table_schema *s, ptrdiff_t i, cp_type *t) {
-  cp_type_free(s->row->fields[i].type);
-  s->row->fields[i].type = t;
-  (void)a;
-  return PAIMON_OK;
-}
-
 static int column_type(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
-  if (!c->name || !c->type)
-    return paimon_error_set(a->err, PAIMON_EINVAL, "update_column_type needs a name and a type");
-  if (is_partition_key(s, c->name))
+  col_path cp;
+  col_target tg;
+  CP_RETURN_IF_ERROR(path_of(a, c, "update_column_type", &cp));
+  if (!c->type) return paimon_error_set(a->err, PAIMON_EINVAL, "update_column_type needs a type");
+  if (is_partition_key(s, cp.p[0]))
     return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "Cannot update partition column: [%s]",
-                            c->name);
-  if (is_primary_key(s, c->name))
+                            cp.p[0]);
+  if (is_primary_key(s, cp.p[0]))
     return paimon_error_set(a->err, PAIMON_EUNSUPPORTED, "Cannot update primary key");
-  ptrdiff_t i = cp_row_field_index(s->row, c->name);
-  if (i < 0) return column_missing(a, c->name);
-  const cp_type *old = s->row->fields[i].type;
+  CP_RETURN_IF_ERROR(resolve_field(a, s, &cp, &tg));
+  const cp_type *old = *tg.slot;
   cp_type *parsed = NULL, *t = NULL;
   CP_RETURN_IF_ERROR(cp_type_parse(c->type, &parsed, a->err));
   bool keep = c->value && strcmp(c->value, "keep-nullability") == 0;
   int rc = cp_type_copy_nullable(&t, parsed, keep ? old->nullable : parsed->nullable, a->err);
   cp_type_free(parsed);
-  if (!rc && !keep) rc = nullability_change(a, s, c->name, old->nullable, t->nullable);
+  if (!rc && !keep) rc = nullability_change(a, s, cp.text, old->nullable, t->nullable);
   if (!rc && !reads_as(old, t)) {
     char *from = NULL, *to = NULL;
     cp_type_to_sql(old, &from, NULL);
@@ -296,7 +404,7 @@ static int column_type(alter_ctx *a, cp_table_schema *s, const paimon_schema_cha
     rc = paimon_error_set(a->err, PAIMON_EUNSUPPORTED,
                           "Column type %s[%s] cannot be converted to %s: cpaimon reads older "
                           "files only through widening conversions",
-                          c->name, from ? from : "?", to ? to : "?");
+                          tg.field->name, from ? from : "?", to ? to : "?");
     free(from);
     free(to);
   }
@@ -307,26 +415,34 @@ static int column_type(alter_ctx *a, cp_table_schema *s, const paimon_schema_cha
     cp_type_free(t);
     t = same;
   }
-  if (!rc) return set_field_type(a, s, i, t);
-  cp_type_free(t);
-  return rc;
+  if (rc) {
+    cp_type_free(t);
+    return rc;
+  }
+  cp_type_free(*tg.slot);
+  *tg.slot = t;
+  return PAIMON_OK;
 }
 
 static int column_nullability(alter_ctx *a, cp_table_schema *s, const paimon_schema_change *c) {
-  ptrdiff_t i = c->name ? cp_row_field_index(s->row, c->name) : -1;
-  if (i < 0) return column_missing(a, c->name ? c->name : "(null)");
+  col_path cp;
+  col_target tg;
+  CP_RETURN_IF_ERROR(path_of(a, c, "update_column_nullability", &cp));
+  CP_RETURN_IF_ERROR(resolve_field(a, s, &cp, &tg));
   if (!c->value || (strcmp(c->value, "true") != 0 && strcmp(c->value, "false") != 0))
     return paimon_error_set(a->err, PAIMON_EINVAL,
                             "update_column_nullability needs \"true\" or \"false\"");
   bool nullable = strcmp(c->value, "true") == 0;
-  if (nullable && is_primary_key(s, c->name))
+  if (nullable && is_primary_key(s, cp.p[0]))
     return paimon_error_set(a->err, PAIMON_EUNSUPPORTED,
                             "Cannot change nullability of primary key");
-  const cp_type *old = s->row->fields[i].type;
-  CP_RETURN_IF_ERROR(nullability_change(a, s, c->name, old->nullable, nullable));
+  const cp_type *old = *tg.slot;
+  CP_RETURN_IF_ERROR(nullability_change(a, s, cp.text, old->nullable, nullable));
   cp_type *t = NULL;
   CP_RETURN_IF_ERROR(cp_type_copy_nullable(&t, old, nullable, a->err));
-  return set_field_type(a, s, i, t);
+  cp_type_free(*tg.slot);
+  *tg.slot = t;
+  return PAIMON_OK;
 }
 
 /* Java's SchemaManager.applyMove: FIRST, LAST, AFTER or BEFORE a reference column. */

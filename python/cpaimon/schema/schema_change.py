@@ -6,12 +6,15 @@ from typing import List, Optional, Union
 from cpaimon.schema.data_types import DataType, type_sql
 
 
-def _single(name: Union[str, List[str]], what: str) -> str:
+def _names(name: Union[str, List[str]]) -> tuple:
+    """A column as (top-level name, path): the path (Java's fieldNames) for a nested column, e.g.
+    ['r', 'x'] or ['v', 'element', 'x'], else None."""
     if isinstance(name, str):
-        return name
-    if len(name) != 1:
-        raise NotImplementedError(f"{what} of nested column {'.'.join(name)} is not supported")
-    return name[0]
+        return name, None
+    names = [str(n) for n in name]
+    if len(names) == 1:
+        return names[0], None
+    return names[0], tuple(names)
 
 
 class MoveType(Enum):
@@ -54,15 +57,21 @@ def _move_native(move) -> tuple:
 
 
 class SchemaChange:
-    def __init__(self, kind: str, name=None, value=None, type=None, comment=None, then=None):
-        self.kind, self.name, self.value, self.type, self.comment = kind, name, value, type, comment
-        self._then = then  # a change applied right after this one (add_column's move)
+    def __init__(self, kind: str, name=None, value=None, type=None, comment=None):
+        self.kind, self.value, self.type, self.comment = kind, value, type, comment
+        self.name, self._path = _names(name) if name is not None else (None, None)
+
+    @property
+    def field_names(self) -> List[str]:
+        """pypaimon's field_names: the column's path from the top-level column down."""
+        return list(self._path) if self._path else ([self.name] if self.name else [])
 
     def _native(self):
-        return (self.kind, self.name, self.value, self.type, self.comment)
+        return (self.kind, self.name, self.value, self.type, self.comment,
+                getattr(self, "_reference", None), self._path)
 
     def _natives(self):
-        return [self._native()] + ([self._then] if self._then else [])
+        return [self._native()]
 
     def __repr__(self):
         return f"SchemaChange({self._native()!r})"
@@ -82,20 +91,24 @@ class SchemaChange:
     @staticmethod
     def add_column(field_name: Union[str, List[str]], data_type: DataType,
                    comment: Optional[str] = None, move=None) -> "SchemaChange":
-        return SchemaChange("add_column", _single(field_name, "add_column"), type=type_sql(data_type),
-                            comment=comment, then=_move_native(move) if move else None)
+        change = SchemaChange("add_column", field_name, type=type_sql(data_type),
+                              comment=comment)
+        if move is not None:
+            change.value = str(getattr(move.type, "value", move.type))
+            change._reference = move.reference_field_name
+        return change
 
     @staticmethod
     def rename_column(field_name: Union[str, List[str]], new_name: str) -> "SchemaChange":
-        return SchemaChange("rename_column", _single(field_name, "rename_column"), new_name)
+        return SchemaChange("rename_column", field_name, new_name)
 
     @staticmethod
     def drop_column(field_name: Union[str, List[str]]) -> "SchemaChange":
-        return SchemaChange("drop_column", _single(field_name, "drop_column"))
+        return SchemaChange("drop_column", field_name)
 
     @staticmethod
     def update_column_comment(field_name: Union[str, List[str]], comment: str) -> "SchemaChange":
-        return SchemaChange("update_column_comment", _single(field_name, "update_column_comment"),
+        return SchemaChange("update_column_comment", field_name,
                             comment=comment)
 
     @staticmethod
@@ -103,15 +116,14 @@ class SchemaChange:
                            keep_nullability: bool = False) -> "SchemaChange":
         """Widening changes only (integers, FLOAT -> DOUBLE, longer strings and binaries, DECIMAL
         and TIMESTAMP precision): older files are read through the widening."""
-        return SchemaChange("update_column_type", _single(field_name, "update_column_type"),
+        return SchemaChange("update_column_type", field_name,
                             "keep-nullability" if keep_nullability else None,
                             type_sql(new_data_type))
 
     @staticmethod
     def update_column_nullability(field_name: Union[str, List[str]],
                                   new_nullability: bool) -> "SchemaChange":
-        return SchemaChange("update_column_nullability",
-                            _single(field_name, "update_column_nullability"),
+        return SchemaChange("update_column_nullability", field_name,
                             "true" if new_nullability else "false")
 
     @staticmethod

@@ -292,6 +292,12 @@ static const cp_pq_schema_node *match_child(const cp_pq_schema_node *g, const cp
                                             const struct ArrowSchema *arrow, int64_t i,
                                             bool by_id) {
   bool use_id = by_id && target->kind == CP_TYPE_ROW;
+  if (use_id) { /* a group written without field ids (pyarrow's default) is matched by name */
+    bool any = false;
+    for (uint32_t k = 0; k < g->num_children && !any; k++)
+      any = g->children[k]->element->field_id.is_set;
+    use_id = any;
+  }
   for (uint32_t k = 0; k < g->num_children; k++) {
     const cp_pq_schema_element *e = g->children[k]->element;
     if (use_id ? (e->field_id.is_set && e->field_id.value == target->fields[i].id)

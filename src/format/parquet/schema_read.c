@@ -629,7 +629,7 @@ static int build_request(cp_pq_plan *plan, const cp_pq_schema *s, const cp_pq_co
   memset(node, 0, sizeof *node);
   node->path = name;
   return cp_pq_plan_targeted(plan, pq, 0, 0, false, rq->type, plan->schema.children[i],
-                             rq->name == NULL, node, err);
+                             rq->name == NULL || rq->nested_by_id, node, err);
 }
 
 int cp_pq_plan_build(cp_pq_plan *out, const cp_pq_schema *s, const cp_pq_column_request *requests,

@@ -46,12 +46,17 @@
 #include "types/type.h"
 
 /* One projected column. Matching is by exact top-level name, or by Parquet field id when `name`
- * is NULL. With a `type`, nested ROW fields are matched the same way (name, or cp_field.id). */
+ * is NULL. With a `type`, nested ROW fields are matched the same way (name, or cp_field.id; by id
+ * only in groups whose fields have ids, else by name). */
 typedef struct cp_pq_column_request {
   const char *name;        /* top-level column name, or NULL to match by field_id */
   int32_t field_id;        /* used when name is NULL */
   const cp_type *type;     /* target Paimon type, or NULL for the file's natural type */
   const char *output_name; /* output column name; NULL: `name`, else the file's name */
+  /* With a `type` and a `name`: match the fields of nested ROWs by field id (cp_field.id) in
+   * groups whose fields carry Parquet field ids — how a table reads files written before a
+   * nested field was renamed, dropped or re-added; groups without ids match by name. */
+  bool nested_by_id;
 } cp_pq_column_request;
 
 typedef enum cp_pq_rnode_kind {

@@ -241,8 +241,8 @@ static void check_same_with_helper(const char *name, const char *path, int64_t b
   CHECK_INT(rc[1], rc[0]);
   CHECK_INT(rows[1], rows[0]);
   CHECK_INT(out[1].len, out[0].len);
-  CHECK(out[0].len == out[1].len && (out[0].len == 0 || memcmp(out[0].data, out[1].data,
-                                                               out[0].len) == 0));
+  CHECK(out[0].len == out[1].len &&
+        (out[0].len == 0 || memcmp(out[0].data, out[1].data, out[0].len) == 0));
   CHECK_STR(err[1].message, err[0].message);
   cp_buf_free(&out[0]);
   cp_buf_free(&out[1]);
@@ -427,7 +427,7 @@ static void test_documented_values(void) {
   paimon_error err = {0};
   cp_type *ts;
   CHECK_OK(cp_type_new_precision(&ts, CP_TYPE_TIMESTAMP, 6, true, &err), &err);
-  cp_pq_column_request rq = {"a", 0, ts, NULL};
+  cp_pq_column_request rq = {"a", 0, ts, NULL, false};
   cp_pq_reader_options o = {0};
   o.columns = &rq;
   o.num_columns = 1;
@@ -476,7 +476,8 @@ static int count(const char *path, int ncols, char **cols) {
   paimon_error err = {0};
   cp_pq_column_request rq[64];
   cp_pq_reader_options o = {0};
-  for (int i = 0; i < ncols && i < 64; i++) rq[i] = (cp_pq_column_request){cols[i], 0, NULL, NULL};
+  for (int i = 0; i < ncols && i < 64; i++)
+    rq[i] = (cp_pq_column_request){cols[i], 0, NULL, NULL, false};
   o.columns = ncols ? rq : NULL;
   o.num_columns = (size_t)(ncols < 64 ? ncols : 64);
   cp_pq_reader *r = NULL;

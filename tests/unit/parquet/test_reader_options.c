@@ -188,23 +188,23 @@ static void test_projection(void) {
   write_a(true);
   paimon_error err = {0};
   cp_buf out = CP_BUF_INIT;
-  cp_pq_column_request by_name[] = {{"c", 0, NULL, NULL}, {"a", 0, NULL, NULL}};
+  cp_pq_column_request by_name[] = {{"c", 0, NULL, NULL, false}, {"a", 0, NULL, NULL, false}};
   CHECK_OK(read_a(by_name, 2, &out, NULL, &err), &err);
   CHECK_STR((const char *)out.data,
             "{\"c\":\"x\",\"a\":1}\n{\"c\":\"yz\",\"a\":null}\n{\"c\":null,\"a\":3}\n");
   out.len = 0;
-  cp_pq_column_request by_id[] = {{NULL, 2, NULL, NULL}, {NULL, 1, NULL, "first"}};
+  cp_pq_column_request by_id[] = {{NULL, 2, NULL, NULL, false}, {NULL, 1, NULL, "first", false}};
   CHECK_OK(read_a(by_id, 2, &out, NULL, &err), &err);
   CHECK_STR((const char *)out.data,
             "{\"b\":1.5,\"first\":1}\n{\"b\":2.5,\"first\":null}\n{\"b\":-0.5,\"first\":3}\n");
   out.len = 0;
-  cp_pq_column_request missing[] = {{"zz", 0, NULL, NULL}};
+  cp_pq_column_request missing[] = {{"zz", 0, NULL, NULL, false}};
   CHECK_INT(read_a(missing, 1, &out, NULL, &err), PAIMON_ENOTFOUND);
   CHECK_CONTAINS(err.message, "'zz'");
-  cp_pq_column_request missing_id[] = {{NULL, 42, NULL, NULL}};
+  cp_pq_column_request missing_id[] = {{NULL, 42, NULL, NULL, false}};
   CHECK_INT(read_a(missing_id, 1, &out, NULL, &err), PAIMON_ENOTFOUND);
   CHECK_CONTAINS(err.message, "42");
-  cp_pq_column_request twice[] = {{"a", 0, NULL, NULL}, {"a", 0, NULL, "again"}};
+  cp_pq_column_request twice[] = {{"a", 0, NULL, NULL, false}, {"a", 0, NULL, "again", false}};
   CHECK_INT(read_a(twice, 2, &out, NULL, &err), PAIMON_EINVAL);
   cp_buf_free(&out);
 }
@@ -216,8 +216,9 @@ static void test_targets(void) {
   cp_type *bigint = parse("BIGINT"), *dbl = parse("DOUBLE"), *ts3 = parse("TIMESTAMP(3)"),
           *dec = parse("DECIMAL(12, 4)"), *bin = parse("BYTES"), *str = parse("STRING"),
           *i = parse("INT"), *small_dec = parse("DECIMAL(3, 2)"), *row = parse("ROW<x INT>");
-  cp_pq_column_request rq[] = {{"a", 0, bigint, NULL}, {"b", 0, dbl, NULL}, {"c", 0, bin, NULL},
-                               {"d", 0, ts3, NULL},    {"e", 0, dec, NULL}, {"new", 0, i, NULL}};
+  cp_pq_column_request rq[] = {{"a", 0, bigint, NULL, false}, {"b", 0, dbl, NULL, false},
+                               {"c", 0, bin, NULL, false},    {"d", 0, ts3, NULL, false},
+                               {"e", 0, dec, NULL, false},    {"new", 0, i, NULL, false}};
   struct ArrowSchema s;
   CHECK_OK(read_a(rq, 6, &out, &s, &err), &err);
   static const char *formats[] = {"l", "g", "z", "tsm:", "d:12,4", "i"};
@@ -232,30 +233,30 @@ static void test_targets(void) {
             "{\"a\":3,\"b\":-0.5,\"c\":null,\"d\":null,\"e\":null,\"new\":null}\n");
   out.len = 0;
   /* An absent column by field id needs an output name. */
-  cp_pq_column_request absent_id[] = {{NULL, 77, i, "seventy_seven"}};
+  cp_pq_column_request absent_id[] = {{NULL, 77, i, "seventy_seven", false}};
   CHECK_OK(read_a(absent_id, 1, &out, NULL, &err), &err);
   CHECK_STR((const char *)out.data,
             "{\"seventy_seven\":null}\n{\"seventy_seven\":null}\n{\"seventy_seven\":null}\n");
-  cp_pq_column_request no_name[] = {{NULL, 77, i, NULL}};
+  cp_pq_column_request no_name[] = {{NULL, 77, i, NULL, false}};
   CHECK_INT(read_a(no_name, 1, &out, NULL, &err), PAIMON_EINVAL);
   /* Impossible: INT32 as STRING, a primitive as ROW, FLOAT as INT. */
-  cp_pq_column_request bad1[] = {{"a", 0, str, NULL}};
+  cp_pq_column_request bad1[] = {{"a", 0, str, NULL, false}};
   CHECK_INT(read_a(bad1, 1, &out, NULL, &err), PAIMON_EUNSUPPORTED);
   CHECK_CONTAINS(err.message, "'a'");
   CHECK_CONTAINS(err.message, "INT32");
   CHECK_CONTAINS(err.message, "STRING");
   CHECK_CONTAINS(err.message, g_file);
-  cp_pq_column_request bad2[] = {{"b", 0, row, NULL}};
+  cp_pq_column_request bad2[] = {{"b", 0, row, NULL, false}};
   CHECK_INT(read_a(bad2, 1, &out, NULL, &err), PAIMON_EUNSUPPORTED);
   CHECK_CONTAINS(err.message, "'b'");
-  cp_pq_column_request bad3[] = {{"b", 0, i, NULL}};
+  cp_pq_column_request bad3[] = {{"b", 0, i, NULL, false}};
   CHECK_INT(read_a(bad3, 1, &out, NULL, &err), PAIMON_EUNSUPPORTED);
   CHECK_CONTAINS(err.message, "FLOAT");
   /* Narrowing BIGINT into INT is refused rather than truncated. */
-  cp_pq_column_request bad4[] = {{"d", 0, i, NULL}};
+  cp_pq_column_request bad4[] = {{"d", 0, i, NULL, false}};
   CHECK_INT(read_a(bad4, 1, &out, NULL, &err), PAIMON_EUNSUPPORTED);
   /* DECIMAL(10,2) into DECIMAL(3,2): checked per value; 123.45 does not fit. */
-  cp_pq_column_request narrow[] = {{"e", 0, small_dec, NULL}};
+  cp_pq_column_request narrow[] = {{"e", 0, small_dec, NULL, false}};
   out.len = 0;
   CHECK_INT(read_a(narrow, 1, &out, NULL, &err), PAIMON_EINVAL);
   CHECK_CONTAINS(err.message, "does not fit 3 digits");
@@ -420,7 +421,7 @@ static void test_lists_maps_row_groups(void) {
 
   /* VECTOR<INT, 2>: a null list becomes two null placeholders in the child. */
   cp_type *vec = parse("VECTOR<INT, 2>"), *map = parse("MAP<STRING, BIGINT>");
-  cp_pq_column_request rq[] = {{"l", 0, vec, NULL}, {"m", 0, map, NULL}};
+  cp_pq_column_request rq[] = {{"l", 0, vec, NULL, false}, {"m", 0, map, NULL, false}};
   cp_pq_reader_options ov = {0};
   ov.columns = rq;
   ov.num_columns = 2;

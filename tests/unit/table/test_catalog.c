@@ -226,13 +226,13 @@ static void test_alter_column_type_position(void) {
   CHECK_OK(paimon_catalog_create_table(c, "evo.t", s, false, &err), &err);
   paimon_schema_free(s);
   paimon_schema_change ok[] = {
-      {PAIMON_UPDATE_COLUMN_TYPE, "a", NULL, "BIGINT", NULL, NULL},
-      {PAIMON_UPDATE_COLUMN_TYPE, "b", "keep-nullability", "DOUBLE NOT NULL", NULL, NULL},
-      {PAIMON_UPDATE_COLUMN_NULLABILITY, "c", "true", NULL, NULL, NULL},
-      {PAIMON_UPDATE_COLUMN_POSITION, "c", "FIRST", NULL, NULL, NULL},
-      {PAIMON_UPDATE_COLUMN_POSITION, "a", "AFTER", NULL, NULL, "r"},
-      {PAIMON_UPDATE_COLUMN_POSITION, "b", "BEFORE", NULL, NULL, "c"},
-      {PAIMON_UPDATE_COLUMN_TYPE, "r", NULL, "ROW<y INT> NOT NULL", NULL, NULL},
+      {PAIMON_UPDATE_COLUMN_TYPE, "a", NULL, "BIGINT", NULL, NULL, NULL, 0},
+      {PAIMON_UPDATE_COLUMN_TYPE, "b", "keep-nullability", "DOUBLE NOT NULL", NULL, NULL, NULL, 0},
+      {PAIMON_UPDATE_COLUMN_NULLABILITY, "c", "true", NULL, NULL, NULL, NULL, 0},
+      {PAIMON_UPDATE_COLUMN_POSITION, "c", "FIRST", NULL, NULL, NULL, NULL, 0},
+      {PAIMON_UPDATE_COLUMN_POSITION, "a", "AFTER", NULL, NULL, "r", NULL, 0},
+      {PAIMON_UPDATE_COLUMN_POSITION, "b", "BEFORE", NULL, NULL, "c", NULL, 0},
+      {PAIMON_UPDATE_COLUMN_TYPE, "r", NULL, "ROW<y INT> NOT NULL", NULL, NULL, NULL, 0},
   };
   /* the last one changes the nested structure: refused, and all of them with it */
   CHECK_ERR(paimon_catalog_alter_table(c, "evo.t", ok, 7, false, &err), PAIMON_EUNSUPPORTED);
@@ -256,29 +256,31 @@ static void test_alter_column_type_position(void) {
     int code;
     const char *message;
   } bad[] = {
-      {{PAIMON_UPDATE_COLUMN_TYPE, "c", NULL, "INT", NULL, NULL},
+      {{PAIMON_UPDATE_COLUMN_TYPE, "c", NULL, "INT", NULL, NULL, NULL, 0},
        PAIMON_EUNSUPPORTED,
        "Column type c[STRING] cannot be converted to INT"},
-      {{PAIMON_UPDATE_COLUMN_TYPE, "a", NULL, "INT", NULL, NULL},
+      {{PAIMON_UPDATE_COLUMN_TYPE, "a", NULL, "INT", NULL, NULL, NULL, 0},
        PAIMON_EUNSUPPORTED,
        "cannot be converted"},
-      {{PAIMON_UPDATE_COLUMN_NULLABILITY, "a", "false", NULL, NULL, NULL},
+      {{PAIMON_UPDATE_COLUMN_NULLABILITY, "a", "false", NULL, NULL, NULL, NULL, 0},
        PAIMON_EUNSUPPORTED,
        "Cannot update column type from nullable to non nullable for a."},
-      {{PAIMON_UPDATE_COLUMN_NULLABILITY, "a", "maybe", NULL, NULL, NULL}, PAIMON_EINVAL, "true"},
-      {{PAIMON_UPDATE_COLUMN_POSITION, "zz", "FIRST", NULL, NULL, NULL},
+      {{PAIMON_UPDATE_COLUMN_NULLABILITY, "a", "maybe", NULL, NULL, NULL, NULL, 0},
+       PAIMON_EINVAL,
+       "true"},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "zz", "FIRST", NULL, NULL, NULL, NULL, 0},
        PAIMON_EINVAL,
        "Field name not found: zz"},
-      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "AFTER", NULL, NULL, "zz"},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "AFTER", NULL, NULL, "zz", NULL, 0},
        PAIMON_EINVAL,
        "Reference field name not found: zz"},
-      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "LAST", NULL, NULL, NULL},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "LAST", NULL, NULL, NULL, NULL, 0},
        PAIMON_EUNSUPPORTED,
        "Cannot move itself for column a"},
-      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "SIDEWAYS", NULL, NULL, NULL},
+      {{PAIMON_UPDATE_COLUMN_POSITION, "a", "SIDEWAYS", NULL, NULL, NULL, NULL, 0},
        PAIMON_EINVAL,
        "SIDEWAYS"},
-      {{PAIMON_UPDATE_COLUMN_TYPE, "zz", NULL, "INT", NULL, NULL},
+      {{PAIMON_UPDATE_COLUMN_TYPE, "zz", NULL, "INT", NULL, NULL, NULL, 0},
        PAIMON_ENOTFOUND,
        "Column zz does not exist"},
   };
@@ -286,6 +288,103 @@ static void test_alter_column_type_position(void) {
     CHECK_ERR(paimon_catalog_alter_table(c, "evo.t", &bad[i].change, 1, false, &err), bad[i].code);
     CHECK_CONTAINS(err.message, bad[i].message);
   }
+  paimon_catalog_free(c);
+}
+
+/* Nested columns by path (Java's fieldNames): inside a ROW, an ARRAY's element ROW and a MAP's
+ * value ROW; new fields take the next ids; errors leave the schema as it was. */
+static void test_alter_nested(void) {
+  paimon_error err;
+  paimon_catalog *c = NULL;
+  CHECK_OK(paimon_catalog_open(&c, warehouse, &err), &err);
+  CHECK_OK(paimon_catalog_create_database(c, "nest", true, &err), &err);
+  const char *cols[] = {"id", "INT",
+                        "r",  "ROW<x INT, y STRING>",
+                        "v",  "ARRAY<ROW<a INT>>",
+                        "m",  "MAP<STRING, ROW<p INT>>"};
+  paimon_schema *s = schema_of(cols, 8);
+  CHECK_OK(paimon_catalog_create_table(c, "nest.t", s, false, &err), &err);
+  paimon_schema_free(s);
+  const char *rz[] = {"r", "z"}, *rx[] = {"r", "x"}, *ry[] = {"r", "y"};
+  const char *va[] = {"v", "element", "a"}, *vb[] = {"v", "element", "b"};
+  const char *mp[] = {"m", "value", "p"}, *ve[] = {"v", "element"};
+  paimon_schema_change ok[] = {
+      {PAIMON_ADD_COLUMN, NULL, "FIRST", "STRING", "zc", NULL, rz, 2},
+      {PAIMON_RENAME_COLUMN, NULL, "x2", NULL, NULL, NULL, rx, 2},
+      {PAIMON_DROP_COLUMN, NULL, NULL, NULL, NULL, NULL, ry, 2},
+      {PAIMON_UPDATE_COLUMN_TYPE, NULL, NULL, "BIGINT", NULL, NULL, va, 3},
+      {PAIMON_ADD_COLUMN, NULL, "BEFORE", "INT", NULL, "a", vb, 3},
+      {PAIMON_UPDATE_COLUMN_COMMENT, NULL, NULL, NULL, "pc", NULL, mp, 3},
+      {PAIMON_UPDATE_COLUMN_NULLABILITY, NULL, "false", NULL, NULL, NULL, ve, 2},
+  };
+  /* element nullability NOT NULL is refused by default: the whole statement with it */
+  CHECK_ERR(paimon_catalog_alter_table(c, "nest.t", ok, 7, false, &err), PAIMON_EUNSUPPORTED);
+  CHECK_CONTAINS(err.message, "for v.element");
+  CHECK_OK(paimon_catalog_alter_table(c, "nest.t", ok, 6, false, &err), &err);
+  paimon_table *t = NULL;
+  CHECK_OK(paimon_catalog_get_table(c, "nest.t", &t, &err), &err);
+  if (t) {
+    const cp_type *r = t->schema->row->fields[1].type;
+    CHECK_INT(r->n_fields, 2);
+    CHECK_STR(r->fields[0].name, "z");
+    CHECK_INT(r->fields[0].id, 8); /* the highest id was 7 (m.p) */
+    CHECK_STR(r->fields[0].description, "zc");
+    CHECK_STR(r->fields[1].name, "x2");
+    CHECK_INT(r->fields[1].id, 2);
+    const cp_type *el = t->schema->row->fields[2].type->element;
+    CHECK_INT(el->n_fields, 2);
+    CHECK_STR(el->fields[0].name, "b");
+    CHECK_INT(el->fields[0].id, 9);
+    CHECK(el->fields[1].type->kind == CP_TYPE_BIGINT);
+    CHECK_STR(t->schema->row->fields[3].type->value->fields[0].description, "pc");
+    CHECK_INT(t->schema->highest_field_id, 9);
+  }
+  paimon_table_free(t);
+  const char *nope[] = {"r", "nope"}, *deep[] = {"zz", "q"}, *wrong[] = {"v", "items", "a"};
+  const char *under_int[] = {"id", "q"}, *only[] = {"m", "value", "p"}, *empty[] = {"r", ""};
+  struct {
+    paimon_schema_change change;
+    int code;
+    const char *message;
+  } bad[] = {
+      {{PAIMON_ADD_COLUMN, NULL, NULL, "INT", NULL, NULL, rz, 2},
+       PAIMON_EEXIST,
+       "Column r.z already exists in the nest.t table."},
+      {{PAIMON_RENAME_COLUMN, NULL, "x2", NULL, NULL, NULL, rz, 2},
+       PAIMON_EEXIST,
+       "Column r.x2 already exists in the nest.t table."},
+      {{PAIMON_DROP_COLUMN, NULL, NULL, NULL, NULL, NULL, nope, 2},
+       PAIMON_ENOTFOUND,
+       "Column r.nope does not exist in the nest.t table."},
+      {{PAIMON_UPDATE_COLUMN_COMMENT, NULL, NULL, NULL, "c", NULL, deep, 2},
+       PAIMON_ENOTFOUND,
+       "Column zz does not exist in the nest.t table."},
+      {{PAIMON_ADD_COLUMN, NULL, NULL, "INT", NULL, NULL, wrong, 3},
+       PAIMON_ENOTFOUND,
+       "Column v.items.a does not exist"},
+      {{PAIMON_ADD_COLUMN, NULL, NULL, "INT", NULL, NULL, under_int, 2},
+       PAIMON_ENOTFOUND,
+       "Column id.q does not exist"},
+      {{PAIMON_DROP_COLUMN, NULL, NULL, NULL, NULL, NULL, only, 3},
+       PAIMON_EINVAL,
+       "Cannot drop all fields in table"},
+      {{PAIMON_ADD_COLUMN, NULL, "AFTER", "INT", NULL, "nope", nope, 2},
+       PAIMON_ENOTFOUND,
+       "Column nope does not exist"},
+      {{PAIMON_RENAME_COLUMN, NULL, "w", NULL, NULL, NULL, ve, 2},
+       PAIMON_EINVAL,
+       "names the element or value"},
+      {{PAIMON_ADD_COLUMN, NULL, NULL, "INT", NULL, NULL, empty, 2},
+       PAIMON_EINVAL,
+       "needs a column name"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK_ERR(paimon_catalog_alter_table(c, "nest.t", &bad[i].change, 1, false, &err), bad[i].code);
+    CHECK_CONTAINS(err.message, bad[i].message);
+  }
+  CHECK_OK(paimon_catalog_get_table(c, "nest.t", &t, &err), &err);
+  if (t) CHECK_INT(t->schema->id, 1); /* still the schema of the one successful alter */
+  paimon_table_free(t);
   paimon_catalog_free(c);
 }
 
@@ -300,10 +399,11 @@ static void test_alter_table(void) {
   CHECK_OK(paimon_catalog_create_table(c, "db1.a", s, false, &err), &err);
   paimon_schema_free(s);
 
-  paimon_schema_change add = {PAIMON_ADD_COLUMN, "embedding", NULL, "ARRAY<FLOAT>", "vec", NULL};
+  paimon_schema_change add = {
+      PAIMON_ADD_COLUMN, "embedding", NULL, "ARRAY<FLOAT>", "vec", NULL, NULL, 0};
   CHECK_OK(paimon_catalog_alter_table(c, "db1.a", &add, 1, false, &err), &err);
-  paimon_schema_change add_row = {PAIMON_ADD_COLUMN,      "info", NULL,
-                                  "ROW<a INT, b STRING>", NULL,   NULL};
+  paimon_schema_change add_row = {
+      PAIMON_ADD_COLUMN, "info", NULL, "ROW<a INT, b STRING>", NULL, NULL, NULL, 0};
   CHECK_OK(paimon_catalog_alter_table(c, "db1.a", &add_row, 1, false, &err), &err);
   paimon_table *t = NULL;
   CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
@@ -326,30 +426,32 @@ static void test_alter_table(void) {
     int code;
     const char *message;
   } bad[] = {
-      {{PAIMON_ADD_COLUMN, "x", NULL, "INT NOT NULL", NULL, NULL},
+      {{PAIMON_ADD_COLUMN, "x", NULL, "INT NOT NULL", NULL, NULL, NULL, 0},
        PAIMON_EINVAL,
        "Column x cannot specify NOT NULL in the db1.a table."},
-      {{PAIMON_ADD_COLUMN, "name", NULL, "INT", NULL, NULL},
+      {{PAIMON_ADD_COLUMN, "name", NULL, "INT", NULL, NULL, NULL, 0},
        PAIMON_EEXIST,
        "Column name already exists in the db1.a table."},
-      {{PAIMON_RENAME_COLUMN, "dt", "day", NULL, NULL, NULL},
+      {{PAIMON_RENAME_COLUMN, "dt", "day", NULL, NULL, NULL, NULL, 0},
        PAIMON_EUNSUPPORTED,
        "Cannot rename partition column: [dt]"},
-      {{PAIMON_RENAME_COLUMN, "nope", "x", NULL, NULL, NULL},
+      {{PAIMON_RENAME_COLUMN, "nope", "x", NULL, NULL, NULL, NULL, 0},
        PAIMON_ENOTFOUND,
        "Column nope does not exist in the db1.a table."},
-      {{PAIMON_DROP_COLUMN, "dt", NULL, NULL, NULL, NULL},
+      {{PAIMON_DROP_COLUMN, "dt", NULL, NULL, NULL, NULL, NULL, 0},
        PAIMON_EUNSUPPORTED,
        "Cannot drop partition key or primary key: [dt]"},
-      {{PAIMON_ADD_COLUMN, "y", NULL, "NOTATYPE", NULL, NULL}, PAIMON_EINVAL, "column 'y'"},
+      {{PAIMON_ADD_COLUMN, "y", NULL, "NOTATYPE", NULL, NULL, NULL, 0},
+       PAIMON_EINVAL,
+       "column 'y'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     CHECK_ERR(paimon_catalog_alter_table(c, "db1.a", &bad[i].change, 1, false, &err), bad[i].code);
     CHECK_CONTAINS(err.message, bad[i].message);
   }
   /* Several changes are atomic: one bad change, no new schema. */
-  paimon_schema_change mixed[2] = {{PAIMON_SET_OPTION, "k", "v", NULL, NULL, NULL},
-                                   {PAIMON_DROP_COLUMN, "nope", NULL, NULL, NULL, NULL}};
+  paimon_schema_change mixed[2] = {{PAIMON_SET_OPTION, "k", "v", NULL, NULL, NULL, NULL, 0},
+                                   {PAIMON_DROP_COLUMN, "nope", NULL, NULL, NULL, NULL, NULL, 0}};
   CHECK_ERR(paimon_catalog_alter_table(c, "db1.a", mixed, 2, false, &err), PAIMON_ENOTFOUND);
   CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
   if (t) {
@@ -359,9 +461,9 @@ static void test_alter_table(void) {
   paimon_table_free(t);
 
   paimon_schema_change good[3] = {
-      {PAIMON_RENAME_COLUMN, "name", "full_name", NULL, NULL, NULL},
-      {PAIMON_DROP_COLUMN, "info", NULL, NULL, NULL, NULL},
-      {PAIMON_SET_OPTION, "target-file-size", "64 mb", NULL, NULL, NULL}};
+      {PAIMON_RENAME_COLUMN, "name", "full_name", NULL, NULL, NULL, NULL, 0},
+      {PAIMON_DROP_COLUMN, "info", NULL, NULL, NULL, NULL, NULL, 0},
+      {PAIMON_SET_OPTION, "target-file-size", "64 mb", NULL, NULL, NULL, NULL, 0}};
   CHECK_OK(paimon_catalog_alter_table(c, "db1.a", good, 3, false, &err), &err);
   CHECK_OK(paimon_catalog_get_table(c, "db1.a", &t, &err), &err);
   if (t) {
@@ -421,5 +523,6 @@ int main(void) {
   RUN(test_create_validation);
   RUN(test_alter_table);
   RUN(test_alter_column_type_position);
+  RUN(test_alter_nested);
   TEST_MAIN_END();
 }

@@ -151,7 +151,7 @@ static void test_option_off_ignores_dvs(void) {
   tu_read(t, &r);
   CHECK_INT(r.n, 2);
   paimon_schema_change ch = {
-      PAIMON_SET_OPTION, "deletion-vectors.enabled", "false", NULL, NULL, NULL};
+      PAIMON_SET_OPTION, "deletion-vectors.enabled", "false", NULL, NULL, NULL, NULL, 0};
   CHECK_OK(paimon_catalog_alter_table(tu_cat, "db.dvr_off", &ch, 1, false, &err), &err);
   paimon_table *again = NULL;
   CHECK_OK(paimon_catalog_get_table(tu_cat, "db.dvr_off", &again, &err), &err);

@@ -126,8 +126,8 @@ static void test_old_files_after_alter(void) {
   if (!t) return;
   write_rows(t, "ROW<id BIGINT NOT NULL, name STRING>", 0, 2);
   paimon_error err;
-  paimon_schema_change ch[2] = {{PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL},
-                                {PAIMON_ADD_COLUMN, "extra", NULL, "STRING", NULL, NULL}};
+  paimon_schema_change ch[2] = {{PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL, NULL, 0},
+                                {PAIMON_ADD_COLUMN, "extra", NULL, "STRING", NULL, NULL, NULL, 0}};
   CHECK_OK(paimon_catalog_alter_table(cat, "db.evo", ch, 2, false, &err), &err);
   paimon_table_free(t);
   t = NULL;

@@ -241,7 +241,8 @@ static void test_snapshots_and_schemas(void) {
             "1|0|9223372036854775807|APPEND|2|2|NULL|NULL|NULL|2\n"
             "2|0|9223372036854775807|APPEND|3|1|NULL|NULL|NULL|3");
   paimon_error err;
-  paimon_schema_change add = {PAIMON_ADD_COLUMN, "extra", NULL, "BIGINT", "a comment", NULL};
+  paimon_schema_change add = {PAIMON_ADD_COLUMN, "extra", NULL, "BIGINT",
+                              "a comment",       NULL,    NULL, 0};
   CHECK_OK(paimon_catalog_alter_table(cat, "db.snap", &add, 1, false, &err), &err);
   /* The compact JSON of Java's JsonSerdeUtil.toFlatJson(schema.fields()). */
   CHECK_SYS("db.snap$schemas", "schema_id,fields,options",
@@ -268,7 +269,7 @@ static void test_files_statistics(void) {
             "{a=2, f=3.25, pt=p, s=x}|APPEND|0|NULL");
   /* Columns added later: no values, null count = the file's row count (NullCountsEvoArray). */
   paimon_error err;
-  paimon_schema_change add = {PAIMON_ADD_COLUMN, "b", NULL, "INT", NULL, NULL};
+  paimon_schema_change add = {PAIMON_ADD_COLUMN, "b", NULL, "INT", NULL, NULL, NULL, 0};
   CHECK_OK(paimon_catalog_alter_table(cat, "db.files", &add, 1, false, &err), &err);
   paimon_table_free(t);
   t = open_table("db.files");
@@ -482,7 +483,7 @@ static void test_corrupt_metadata(void) {
   }
   /* The views over other files still work. */
   CHECK_SYS("db.bad$snapshots", "snapshot_id", "1");
-  paimon_schema_change set = {PAIMON_SET_OPTION, "k", "v", NULL, NULL, NULL};
+  paimon_schema_change set = {PAIMON_SET_OPTION, "k", "v", NULL, NULL, NULL, NULL, 0};
   CHECK_OK(paimon_catalog_alter_table(cat, "db.bad", &set, 1, false, &err), &err);
   snprintf(cmd, sizeof cmd, "printf '{' > '%s'/schema/schema-0", paimon_table_path(t));
   CHECK_INT(system(cmd), 0);

@@ -161,13 +161,16 @@ static void make_evo(void) {
                                      "true"};
   create_id_name("db.evo", opts, 2);
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, name STRING>", 0, 2);
-  alter("db.evo", (paimon_schema_change){PAIMON_ADD_COLUMN, "c", NULL, "STRING", NULL, NULL});
+  alter("db.evo",
+        (paimon_schema_change){PAIMON_ADD_COLUMN, "c", NULL, "STRING", NULL, NULL, NULL, 0});
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, name STRING, c STRING>", 2, 1);
-  alter("db.evo", (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL});
+  alter("db.evo",
+        (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL, NULL, 0});
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, label STRING, c STRING>", 3, 1);
-  alter("db.evo", (paimon_schema_change){PAIMON_DROP_COLUMN, "c", NULL, NULL, NULL, NULL});
+  alter("db.evo", (paimon_schema_change){PAIMON_DROP_COLUMN, "c", NULL, NULL, NULL, NULL, NULL, 0});
   write_rows("db.evo", "ROW<id BIGINT NOT NULL, label STRING>", 4, 1);
-  alter("db.evo", (paimon_schema_change){PAIMON_SET_OPTION, "owner", "x", NULL, NULL, NULL});
+  alter("db.evo",
+        (paimon_schema_change){PAIMON_SET_OPTION, "owner", "x", NULL, NULL, NULL, NULL, 0});
 }
 
 static void test_each_snapshot_has_its_schema(void) {
@@ -308,7 +311,7 @@ static void test_stats_pruning_with_old_names(void) {
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, name STRING>", 0, 2);
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, name STRING>", 2, 2);
   alter("db.plain",
-        (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL});
+        (paimon_schema_change){PAIMON_RENAME_COLUMN, "name", "label", NULL, NULL, NULL, NULL, 0});
   write_rows("db.plain", "ROW<id BIGINT NOT NULL, label STRING>", 4, 2);
   paimon_table *t = NULL;
   paimon_read_builder *rb = NULL;

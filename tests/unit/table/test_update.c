@@ -259,7 +259,7 @@ static void test_same_updater_overlap(void) {
 static void test_added_column_backfill(void) {
   paimon_table *t = seeded("db.evolve");
   paimon_error err;
-  paimon_schema_change add = {PAIMON_ADD_COLUMN, "score", NULL, "DOUBLE", NULL, NULL};
+  paimon_schema_change add = {PAIMON_ADD_COLUMN, "score", NULL, "DOUBLE", NULL, NULL, NULL, 0};
   CHECK_OK(paimon_catalog_alter_table(cat, "db.evolve", &add, 1, false, &err), &err);
   paimon_table_free(t);
   t = open_table("db.evolve");
