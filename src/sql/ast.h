@@ -299,6 +299,9 @@ typedef struct cp_sql_column_def {
   cp_sql_pos pos;
   const char *type; /* Paimon type text, NOT NULL included */
   const char *comment;
+  cp_sql_name parent;   /* ALTER: the names before `name` of a nested column (n = 0: top level) */
+  const char *position; /* ALTER ... ADD: "FIRST" or "AFTER" (NULL: last) */
+  const char *after;    /* ... AFTER this sibling */
 } cp_sql_column_def;
 
 /* col = value in UPDATE SET, MERGE ... UPDATE SET, INSERT ... PARTITION (col = value). */
@@ -410,6 +413,8 @@ typedef struct cp_sql_alter_table {
   size_t n_columns;
   const char **names; /* DROP COLUMNS; RENAME COLUMN: names[0] -> names[1] */
   size_t n_names;
+  cp_sql_name *parents;        /* DROP COLUMNS, RENAME COLUMN (parents[0]): the names before each of
+                                  `names` of a nested column (n = 0: top level); NULL for other kinds */
   cp_sql_property *properties; /* SET / UNSET TBLPROPERTIES */
   size_t n_properties;
   bool if_exists;               /* UNSET TBLPROPERTIES IF EXISTS */

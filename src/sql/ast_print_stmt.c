@@ -65,15 +65,32 @@ static int alias(const char *a, cp_buf *out, paimon_error *err) {
   return cp_sql_print_ident(a, out, err);
 }
 
+/* A column of ALTER TABLE: its parent names (nested columns), then its own. */
+static int column_path(const cp_sql_name *parent, const char *last, cp_buf *out,
+                       paimon_error *err) {
+  for (size_t i = 0; parent && i < parent->n; i++) {
+    CP_RETURN_IF_ERROR(cp_sql_print_ident(parent->parts[i], out, err));
+    CP_RETURN_IF_ERROR(put(out, ".", err));
+  }
+  return cp_sql_print_ident(last, out, err);
+}
+
 static int columns(const cp_sql_column_def *c, size_t n, cp_buf *out, paimon_error *err) {
   CP_RETURN_IF_ERROR(put(out, "(", err));
   for (size_t i = 0; i < n; i++) {
     if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_ident(c[i].name, out, err));
+    CP_RETURN_IF_ERROR(column_path(&c[i].parent, c[i].name, out, err));
     CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s", c[i].type));
     if (c[i].comment) {
       CP_RETURN_IF_ERROR(put(out, " COMMENT ", err));
       CP_RETURN_IF_ERROR(string(c[i].comment, out, err));
+    }
+    if (c[i].position) {
+      CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s", c[i].position));
+      if (c[i].after) {
+        CP_RETURN_IF_ERROR(put(out, " ", err));
+        CP_RETURN_IF_ERROR(cp_sql_print_ident(c[i].after, out, err));
+      }
     }
   }
   return put(out, ")", err);
@@ -214,12 +231,16 @@ static int print_alter(const cp_sql_alter_table *a, cp_buf *out, paimon_error *e
     return name(&a->new_name, out, err);
   case CP_SQL_ALTER_RENAME_COLUMN:
     CP_RETURN_IF_ERROR(put(out, " RENAME COLUMN ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->names[0], out, err));
+    CP_RETURN_IF_ERROR(column_path(a->parents, a->names[0], out, err));
     CP_RETURN_IF_ERROR(put(out, " TO ", err));
     return cp_sql_print_ident(a->names[1], out, err);
   case CP_SQL_ALTER_DROP_COLUMNS:
-    CP_RETURN_IF_ERROR(put(out, " DROP COLUMNS ", err));
-    return idents(a->names, a->n_names, out, err);
+    CP_RETURN_IF_ERROR(put(out, " DROP COLUMNS (", err));
+    for (size_t i = 0; i < a->n_names; i++) {
+      if (i) CP_RETURN_IF_ERROR(put(out, ", ", err));
+      CP_RETURN_IF_ERROR(column_path(a->parents ? &a->parents[i] : NULL, a->names[i], out, err));
+    }
+    return put(out, ")", err);
   case CP_SQL_ALTER_SET_PROPERTIES:
     CP_RETURN_IF_ERROR(put(out, " SET TBLPROPERTIES ", err));
     return props(a->properties, a->n_properties, out, err);
@@ -229,23 +250,23 @@ static int print_alter(const cp_sql_alter_table *a, cp_buf *out, paimon_error *e
     return props(a->properties, a->n_properties, out, err);
   case CP_SQL_ALTER_COLUMN_COMMENT:
     CP_RETURN_IF_ERROR(put(out, " ALTER COLUMN ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
+    CP_RETURN_IF_ERROR(column_path(&a->columns[0].parent, a->columns[0].name, out, err));
     CP_RETURN_IF_ERROR(put(out, " COMMENT ", err));
     return string(a->columns[0].comment, out, err);
   case CP_SQL_ALTER_COLUMN_TYPE:
     CP_RETURN_IF_ERROR(put(out, " ALTER COLUMN ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
+    CP_RETURN_IF_ERROR(column_path(&a->columns[0].parent, a->columns[0].name, out, err));
     CP_RETURN_IF_ERROR(put(out, " TYPE ", err));
     return put(out, a->columns[0].type, err);
   case CP_SQL_ALTER_COLUMN_POSITION:
     CP_RETURN_IF_ERROR(put(out, " ALTER COLUMN ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
+    CP_RETURN_IF_ERROR(column_path(&a->columns[0].parent, a->columns[0].name, out, err));
     if (!a->n_names) return put(out, " FIRST", err);
     CP_RETURN_IF_ERROR(put(out, " AFTER ", err));
     return cp_sql_print_ident(a->names[0], out, err);
   case CP_SQL_ALTER_COLUMN_NULLABILITY:
     CP_RETURN_IF_ERROR(put(out, " ALTER COLUMN ", err));
-    CP_RETURN_IF_ERROR(cp_sql_print_ident(a->columns[0].name, out, err));
+    CP_RETURN_IF_ERROR(column_path(&a->columns[0].parent, a->columns[0].name, out, err));
     return put(out, a->not_null ? " SET NOT NULL" : " DROP NOT NULL", err);
   }
   return PAIMON_OK;

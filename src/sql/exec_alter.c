@@ -1,7 +1,8 @@
 /*
  * ALTER TABLE (docs/sql.md): ADD COLUMN(S), RENAME COLUMN, DROP COLUMN(S), SET / UNSET
- * TBLPROPERTIES and ALTER COLUMN ... COMMENT, turned into one paimon_catalog_alter_table call so
- * that all changes of a statement become one schema version (Java SchemaManager semantics; its
+ * TBLPROPERTIES and ALTER COLUMN ... COMMENT / TYPE / FIRST / AFTER / SET|DROP NOT NULL — nested
+ * columns (r.x, v.element.a, m.value.p) included — turned into one paimon_catalog_alter_table call
+ * so that all changes of a statement become one schema version (Java SchemaManager semantics; its
  * messages, e.g. for NOT NULL added columns, come from the catalog). Column names are matched
  * case-insensitively, as Spark does, and passed on with their exact spelling.
  */
@@ -25,30 +26,85 @@ static int column_name(const cp_sql_table *t, const char *name, const char **out
   return PAIMON_OK;
 }
 
+/* A nested column (parent.n > 0) as the catalog's path, with the exact spelling of every name
+ * Spark would match case-insensitively: ROW fields, and "element" / "value" stepping into an
+ * ARRAY or MAP. Names that match nothing are passed on as written, for the catalog's message
+ * (Java's "Column r.x does not exist in the db.t table."). `*container` is the ROW the last name
+ * belongs to (NULL if not reached). The path is malloc'ed into ch->path (freed by the caller). */
+static int nested_path(const cp_sql_table *t, const cp_sql_name *parent, const char *last,
+                       paimon_schema_change *ch, const cp_type **container, paimon_error *err) {
+  size_t n = parent->n + 1;
+  const char **path = calloc(n, sizeof *path);
+  if (!path) return CP_ENOMEM(err, "ALTER TABLE");
+  const cp_type *cur = t->row;
+  for (size_t i = 0; i < n; i++) {
+    const char *want = i < parent->n ? parent->parts[i] : last;
+    path[i] = want;
+    if (i == n - 1) *container = cur && cur->kind == CP_TYPE_ROW ? cur : NULL;
+    if (!cur) continue;
+    ptrdiff_t k = cur->kind == CP_TYPE_ROW ? cp_row_field_index_ci(cur, want) : -1;
+    if (k >= 0) {
+      path[i] = cur->fields[k].name;
+      cur = cur->fields[k].type;
+    } else if (cur->kind == CP_TYPE_ARRAY && strcasecmp(want, "element") == 0) {
+      path[i] = "element";
+      cur = cur->element;
+    } else if (cur->kind == CP_TYPE_MAP && strcasecmp(want, "value") == 0) {
+      path[i] = "value";
+      cur = cur->value;
+    } else {
+      cur = NULL;
+    }
+  }
+  ch->path = path;
+  ch->n_path = n;
+  return PAIMON_OK;
+}
+
+/* The column a change names: top level (Spark's message for an unknown one) or nested. */
+static int change_column(const cp_sql_table *t, const cp_sql_name *parent, const char *name,
+                         paimon_schema_change *ch, paimon_error *err) {
+  if (!parent || parent->n == 0) return column_name(t, name, &ch->name, err);
+  const cp_type *container;
+  return nested_path(t, parent, name, ch, &container, err);
+}
+
+static int add_column(const cp_sql_table *t, const cp_sql_column_def *c, paimon_schema_change *ch,
+                      paimon_error *err) {
+  ch->kind = PAIMON_ADD_COLUMN;
+  ch->name = c->name;
+  ch->type = c->type;
+  ch->comment = c->comment;
+  ch->value = c->position;
+  ch->reference = c->after;
+  const cp_type *container = t->row;
+  if (c->parent.n) CP_RETURN_IF_ERROR(nested_path(t, &c->parent, c->name, ch, &container, err));
+  if (c->after && container) {
+    ptrdiff_t k = cp_row_field_index_ci(container, c->after);
+    if (k >= 0) ch->reference = container->fields[k].name;
+  }
+  return PAIMON_OK;
+}
+
 static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
                          paimon_schema_change *ch, size_t *n, paimon_error *err) {
   *n = 0;
   switch (a->kind) {
   case CP_SQL_ALTER_ADD_COLUMNS:
-    for (size_t i = 0; i < a->n_columns; i++) {
-      ch[i].kind = PAIMON_ADD_COLUMN;
-      ch[i].name = a->columns[i].name;
-      ch[i].type = a->columns[i].type;
-      ch[i].comment = a->columns[i].comment;
-    }
-    *n = a->n_columns;
+    for (size_t i = 0; i < a->n_columns; i++, (*n)++)
+      CP_RETURN_IF_ERROR(add_column(t, &a->columns[i], &ch[i], err));
     return PAIMON_OK;
   case CP_SQL_ALTER_RENAME_COLUMN:
     ch[0].kind = PAIMON_RENAME_COLUMN;
     ch[0].value = a->names[1];
     *n = 1;
-    return column_name(t, a->names[0], &ch[0].name, err);
+    return change_column(t, a->parents, a->names[0], &ch[0], err);
   case CP_SQL_ALTER_DROP_COLUMNS:
-    for (size_t i = 0; i < a->n_names; i++) {
+    for (size_t i = 0; i < a->n_names; i++, (*n)++) {
       ch[i].kind = PAIMON_DROP_COLUMN;
-      CP_RETURN_IF_ERROR(column_name(t, a->names[i], &ch[i].name, err));
+      CP_RETURN_IF_ERROR(
+          change_column(t, a->parents ? &a->parents[i] : NULL, a->names[i], &ch[i], err));
     }
-    *n = a->n_names;
     return PAIMON_OK;
   case CP_SQL_ALTER_SET_PROPERTIES:
     for (size_t i = 0; i < a->n_properties; i++) {
@@ -79,8 +135,13 @@ static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
     ch[0].type = a->columns[0].type;
     ch[0].value = "keep-nullability";
     *n = 1;
-    return column_name(t, a->columns[0].name, &ch[0].name, err);
+    return change_column(t, &a->columns[0].parent, a->columns[0].name, &ch[0], err);
   case CP_SQL_ALTER_COLUMN_POSITION:
+    if (a->columns[0].parent.n)
+      return paimon_error_set(err, PAIMON_EUNSUPPORTED,
+                              "table %s: moving a nested column is not supported (Paimon moves "
+                              "top-level columns only)",
+                              t->ident);
     ch[0].kind = PAIMON_UPDATE_COLUMN_POSITION;
     ch[0].value = a->n_names ? "AFTER" : "FIRST";
     *n = 1;
@@ -90,12 +151,12 @@ static int build_changes(const cp_sql_table *t, const cp_sql_alter_table *a,
     ch[0].kind = PAIMON_UPDATE_COLUMN_NULLABILITY;
     ch[0].value = a->not_null ? "false" : "true";
     *n = 1;
-    return column_name(t, a->columns[0].name, &ch[0].name, err);
+    return change_column(t, &a->columns[0].parent, a->columns[0].name, &ch[0], err);
   case CP_SQL_ALTER_COLUMN_COMMENT:
     ch[0].kind = PAIMON_UPDATE_COLUMN_COMMENT;
     ch[0].comment = a->columns[0].comment;
     *n = 1;
-    return column_name(t, a->columns[0].name, &ch[0].name, err);
+    return change_column(t, &a->columns[0].parent, a->columns[0].name, &ch[0], err);
   }
   return PAIMON_OK;
 }
@@ -161,6 +222,7 @@ int cp_sql_exec_alter(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *
   size_t n = 0;
   int rc = ch ? build_changes(&t, a, ch, &n, err) : CP_ENOMEM(err, "ALTER TABLE");
   if (!rc && n) rc = paimon_catalog_alter_table(s->catalog, t.ident, ch, n, false, err);
+  for (size_t i = 0; ch && i < cap; i++) free((void *)ch[i].path);
   free(ch);
   cp_sql_table_close(&t);
   return rc;

@@ -102,8 +102,26 @@ static int properties(cp_sql_parser *p, bool with_values, cp_sql_property **out,
   return rc;
 }
 
-static int column_def(cp_sql_parser *p, cp_sql_column_def *c, paimon_error *err) {
-  CP_RETURN_IF_ERROR(cp_ps_ident(p, &c->name, &c->pos, err));
+/* A column name of ALTER TABLE, nested ones as Spark writes them (r.x, v.element.a, m.value.p):
+ * the names before the last into *parent (n = 0 for a top-level column), the last into *last. */
+static int column_path(cp_sql_parser *p, cp_sql_name *parent, const char **last, cp_sql_pos *pos,
+                       paimon_error *err) {
+  cp_sql_name all;
+  CP_RETURN_IF_ERROR(cp_ps_qualified_name(p, 64, &all, err));
+  if (pos) *pos = all.pos;
+  *last = all.parts[all.n - 1];
+  parent->parts = all.parts;
+  parent->n = all.n - 1;
+  parent->pos = all.pos;
+  return PAIMON_OK;
+}
+
+/* `in_alter`: ALTER TABLE ... ADD, whose columns may be nested and placed FIRST / AFTER x. */
+static int column_def(cp_sql_parser *p, bool in_alter, cp_sql_column_def *c, paimon_error *err) {
+  if (in_alter)
+    CP_RETURN_IF_ERROR(column_path(p, &c->parent, &c->name, &c->pos, err));
+  else
+    CP_RETURN_IF_ERROR(cp_ps_ident(p, &c->name, &c->pos, err));
   CP_RETURN_IF_ERROR(cp_ps_type(p, &c->type, err));
   if (cp_ps_accept_kw(p, "comment")) {
     size_t len;
@@ -111,12 +129,18 @@ static int column_def(cp_sql_parser *p, cp_sql_column_def *c, paimon_error *err)
   }
   if (cp_ps_kw(p, "default") || cp_ps_kw(p, "generated"))
     return cp_ps_error_at(p, cp_ps_pos(p), err, "column defaults are not supported");
+  if (in_alter && cp_ps_accept_kw(p, "first")) {
+    c->position = "FIRST";
+  } else if (in_alter && cp_ps_accept_kw(p, "after")) {
+    c->position = "AFTER";
+    CP_RETURN_IF_ERROR(cp_ps_ident(p, &c->after, NULL, err));
+  }
   return PAIMON_OK;
 }
 
 /* coldef, ... ; `parens`: enclosed in '(' ')'. */
-static int column_defs(cp_sql_parser *p, bool parens, cp_sql_column_def **out, size_t *n,
-                       paimon_error *err) {
+static int column_defs(cp_sql_parser *p, bool parens, bool in_alter, cp_sql_column_def **out,
+                       size_t *n, paimon_error *err) {
   if (parens) CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
   cp_ps_vec v = {0};
   int rc = PAIMON_OK;
@@ -127,13 +151,35 @@ static int column_defs(cp_sql_parser *p, bool parens, cp_sql_column_def **out, s
       break;
     }
     cp_sql_column_def *c = cp_ps_alloc(p, sizeof *c, err);
-    rc = c ? column_def(p, c, err) : PAIMON_ENOMEM;
+    rc = c ? column_def(p, in_alter, c, err) : PAIMON_ENOMEM;
     if (!rc) rc = cp_ps_vec_push(&v, c, err);
   } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
   if (!rc && parens) rc = cp_ps_expect(p, CP_TOK_RPAREN, err);
   *n = v.n;
   if (!rc) rc = cp_ps_vec_finish(p, &v, sizeof(cp_sql_column_def), (void **)out, err);
   cp_ps_vec_free(&v);
+  return rc;
+}
+
+/* DROP COLUMNS' names, each possibly nested: the last names into *out, the parents beside. */
+static int path_list(cp_sql_parser *p, bool parens, const char ***out, cp_sql_name **parents,
+                     size_t *n, paimon_error *err) {
+  if (parens) CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
+  cp_ps_vec v = {0}, pv = {0};
+  int rc = PAIMON_OK;
+  do {
+    const char *id;
+    cp_sql_name *parent = cp_ps_alloc(p, sizeof *parent, err);
+    rc = parent ? column_path(p, parent, &id, NULL, err) : PAIMON_ENOMEM;
+    if (!rc) rc = cp_ps_vec_push(&v, (void *)id, err);
+    if (!rc) rc = cp_ps_vec_push(&pv, parent, err);
+  } while (!rc && cp_ps_accept(p, CP_TOK_COMMA));
+  if (!rc && parens) rc = cp_ps_expect(p, CP_TOK_RPAREN, err);
+  *n = v.n;
+  if (!rc) rc = cp_ps_vec_finish(p, &v, 0, (void **)out, err);
+  if (!rc) rc = cp_ps_vec_finish(p, &pv, sizeof(cp_sql_name), (void **)parents, err);
+  cp_ps_vec_free(&v);
+  cp_ps_vec_free(&pv);
   return rc;
 }
 
@@ -239,7 +285,7 @@ int cp_ps_create(cp_sql_parser *p, paimon_error *err) {
   if (cp_ps_kw(p, "as") || cp_ps_kw(p, "like"))
     return cp_ps_error_at(p, cp_ps_pos(p), err, "CREATE TABLE ... %s is not supported",
                           cp_ps_peek(p)->text);
-  CP_RETURN_IF_ERROR(column_defs(p, true, &c->columns, &c->n_columns, err));
+  CP_RETURN_IF_ERROR(column_defs(p, true, false, &c->columns, &c->n_columns, err));
   return create_table_clauses(p, c, err);
 }
 
@@ -268,7 +314,7 @@ int cp_ps_drop(cp_sql_parser *p, paimon_error *err) {
 static int alter_add(cp_sql_parser *p, cp_sql_alter_table *a, paimon_error *err) {
   if (!cp_ps_accept_kw(p, "columns")) CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "column", err));
   a->kind = CP_SQL_ALTER_ADD_COLUMNS;
-  return column_defs(p, cp_ps_is(p, CP_TOK_LPAREN), &a->columns, &a->n_columns, err);
+  return column_defs(p, cp_ps_is(p, CP_TOK_LPAREN), true, &a->columns, &a->n_columns, err);
 }
 
 static int alter_column_comment(cp_sql_parser *p, cp_sql_alter_table *a, paimon_error *err) {
@@ -277,7 +323,8 @@ static int alter_column_comment(cp_sql_parser *p, cp_sql_alter_table *a, paimon_
   a->columns = cp_ps_alloc(p, sizeof *a->columns, err);
   if (!a->columns) return PAIMON_ENOMEM;
   a->n_columns = 1;
-  CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->columns[0].name, &a->columns[0].pos, err));
+  CP_RETURN_IF_ERROR(
+      column_path(p, &a->columns[0].parent, &a->columns[0].name, &a->columns[0].pos, err));
   if (cp_ps_accept_kw(p, "type")) {
     a->kind = CP_SQL_ALTER_COLUMN_TYPE;
     return cp_ps_type(p, &a->columns[0].type, err);
@@ -426,7 +473,9 @@ int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
     a->names = cp_ps_alloc(p, 2 * sizeof *a->names, err);
     if (!a->names) return PAIMON_ENOMEM;
     a->n_names = 2;
-    CP_RETURN_IF_ERROR(cp_ps_ident(p, &a->names[0], NULL, err));
+    a->parents = cp_ps_alloc(p, 2 * sizeof *a->parents, err);
+    if (!a->parents) return PAIMON_ENOMEM;
+    CP_RETURN_IF_ERROR(column_path(p, &a->parents[0], &a->names[0], NULL, err));
     CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "to", err));
     return cp_ps_ident(p, &a->names[1], NULL, err);
   }
@@ -435,7 +484,7 @@ int cp_ps_alter(cp_sql_parser *p, paimon_error *err) {
       return drop_partitions(p, a, err);
     if (!cp_ps_accept_kw(p, "columns")) CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "column", err));
     a->kind = CP_SQL_ALTER_DROP_COLUMNS;
-    return ident_list(p, cp_ps_is(p, CP_TOK_LPAREN), &a->names, &a->n_names, err);
+    return path_list(p, cp_ps_is(p, CP_TOK_LPAREN), &a->names, &a->parents, &a->n_names, err);
   }
   if (cp_ps_accept_kw(p, "set")) {
     CP_RETURN_IF_ERROR(cp_ps_expect_kw(p, "tblproperties", err));
