@@ -74,7 +74,8 @@ demo: build
 # Parquet and table suites (bench/run.py), the data-evolution suite (bench/bench_update.py),
 # the maintenance suite (bench/bench_maintenance.py, against Java Paimon) and the compaction
 # suite (bench/bench_compact.py, against pyarrow's floor), the BLOB suite (bench/bench_blob.py,
-# against pypaimon), the Avro data-file suite (bench/bench_avro.py, against pypaimon).
+# against pypaimon), the Avro data-file suite (bench/bench_avro.py, against pypaimon), the
+# nested-projection suite (bench/bench_nested.py, against pypaimon).
 bench: build
 	$(VENV)/bin/python bench/run.py
 	$(VENV)/bin/python bench/bench_update.py
@@ -82,6 +83,7 @@ bench: build
 	$(VENV)/bin/python bench/bench_compact.py
 	$(VENV)/bin/python bench/bench_blob.py
 	$(VENV)/bin/python bench/bench_avro.py
+	$(VENV)/bin/python bench/bench_nested.py
 
 # Every fuzz harness for FUZZ_SECONDS each (5 in `make test`; set it higher for real runs).
 fuzz: setup

@@ -49,7 +49,12 @@ void paimon_read_builder_free(paimon_read_builder *rb);
  * tables). Default: every column. Unknown names are EINVAL naming the column (and the snapshot,
  * for a time-travel read: a column that did not exist then is unknown). Names resolve against
  * the schema in effect when they are set: call paimon_read_builder_set_snapshot first to name
- * columns of an older schema. */
+ * columns of an older schema.
+ * Nested fields: "r.x" (a name that is no column, split at '.') names field x of ROW column r, at
+ * any depth through ROWs (Java's nested projection): its output column is the field itself, NULL
+ * where a ROW above it is NULL, and only the projected fields are read from the files. As soon as
+ * one column is nested, output names follow Java's Projection: the path joined with '_' ("r_x"),
+ * a name already taken followed by "_$0", "_$1", ... A column may be projected more than once. */
 int paimon_read_builder_set_projection(paimon_read_builder *rb, const char *const *columns,
                                        size_t n, paimon_error *err);
 /* Adds both hidden row-tracking columns after the projected ones. */

@@ -303,6 +303,16 @@ static const cp_type *bigint_type(void) {
   return &t;
 }
 
+/* An earlier output column reading the same table field as column i (a field projected twice,
+ * or beside fields nested in it): i shares its file column. -1 when there is none. */
+static ptrdiff_t same_field_before(const read_state *s, size_t i) {
+  if (s->cols[i].kind != COL_FIELD) return -1;
+  for (size_t j = 0; j < i; j++)
+    if (s->cols[j].kind == COL_FIELD && s->cols[j].field.id == s->cols[i].field.id)
+      return (ptrdiff_t)j;
+  return -1;
+}
+
 /* A plain split: one file; absent columns are produced by the Parquet reader as NULLs. */
 static int open_plain(read_state *s, const cp_split *sp, paimon_error *err) {
   const cp_manifest_entry *e = &sp->files[0];
@@ -318,6 +328,11 @@ static int open_plain(read_state *s, const cp_split *sp, paimon_error *err) {
   for (size_t i = 0; i < s->n_cols && !rc; i++) {
     if (s->cols[i].kind != COL_FIELD) {
       s->sources[i].kind = s->cols[i].kind == COL_ROW_ID ? SRC_ROW_ID : SRC_SEQ;
+      continue;
+    }
+    ptrdiff_t same = same_field_before(s, i);
+    if (same >= 0) {
+      s->sources[i] = s->sources[same];
       continue;
     }
     const char *name = NULL;
@@ -690,6 +705,11 @@ static int open_merged(read_state *s, const cp_split *sp, paimon_error *err) {
     size_t n = 0;
     for (size_t i = 0; i < s->n_cols && !rc; i++) {
       if (assigned[i] != k + 1) continue;
+      ptrdiff_t same = same_field_before(s, i);
+      if (same >= 0 && assigned[same] == k + 1) {
+        s->sources[i] = s->sources[same];
+        continue;
+      }
       const char *name = NULL;
       const cp_type *type = s->cols[i].field.type;
       rc = file_column_name(s, &order[k]->file, s->cols[i].field.id, &name, err);
@@ -732,6 +752,42 @@ static int hidden_column(const cp_array_view *phys, int64_t n, int64_t base, int
   out->length = n;
   out->null_count = 0;
   return PAIMON_OK;
+}
+
+/* The field a nested projection reads (out_col.path) out of its top-level column `top`: the
+ * ROW child at each level, NULL in the rows where a ROW above it is NULL (a struct's children
+ * hold arbitrary values under a NULL parent). Runs of rows are copied at once. */
+static int nested_leaf(const cp_array_view *top, const out_col *c, const struct ArrowSchema *type,
+                       struct ArrowArray *out, paimon_error *err) {
+  const cp_array_view *levels[CP_MAX_PROJECTION_DEPTH + 1];
+  const cp_array_view *v = top;
+  size_t depth = 0;
+  for (size_t k = 0; k < c->n_path; k++) {
+    if (depth >= CP_MAX_PROJECTION_DEPTH || c->path[k] >= v->n_children)
+      return paimon_error_set(err, PAIMON_EINVAL, "projection of column %s: bad field path",
+                              c->field.name);
+    levels[depth++] = v;
+    v = &v->children[c->path[k]];
+  }
+  cp_builder *b = NULL;
+  CP_RETURN_IF_ERROR(cp_builder_create(&b, type, err));
+  int rc = cp_builder_reserve(b, v->length, 0, err);
+  for (int64_t i = 0; !rc && i < v->length;) {
+    bool parent_null = false;
+    for (size_t d = 0; d < depth && !parent_null; d++) parent_null = cp_view_is_null(levels[d], i);
+    int64_t j = i + 1;
+    for (; j < v->length; j++) {
+      bool pn = false;
+      for (size_t d = 0; d < depth && !pn; d++) pn = cp_view_is_null(levels[d], j);
+      if (pn != parent_null) break;
+    }
+    rc = parent_null ? cp_builder_append_nulls(b, j - i, err)
+                     : cp_builder_append_view(b, v, i, j - i, err);
+    i = j;
+  }
+  if (!rc) rc = cp_builder_finish(b, out, err);
+  cp_builder_free(b);
+  return rc;
 }
 
 static int null_column(const struct ArrowSchema *type, int64_t n, struct ArrowArray *out,
@@ -928,7 +984,10 @@ static int next_from_split(read_state *s, struct ArrowArray *out, bool *done, pa
     for (size_t i = 0; !rc && i < s->n_cols; i++) {
       const col_source *src = &s->sources[i];
       struct ArrowArray *child = out->children[i];
-      if (src->kind == SRC_FILE) {
+      if (src->kind == SRC_FILE && s->cols[i].n_path) {
+        rc = nested_leaf(&views[src->part].children[src->child], &s->cols[i], s->schema.children[i],
+                         child, err);
+      } else if (src->kind == SRC_FILE) {
         rc = cp_array_share((struct ArrowArray *)views[src->part].children[src->child].array, child,
                             err);
       } else if (src->kind == SRC_NULL) {
@@ -1156,7 +1215,8 @@ static int add_filter_cols(read_state *s, const cp_type *row, paimon_error *err)
     size_t k = 0;
     for (; k < s->n_cols; k++)
       if (s->cols[k].kind == kind &&
-          (kind != COL_FIELD || s->cols[k].field.id == row->fields[c].id))
+          (kind != COL_FIELD ||
+           (s->cols[k].field.id == row->fields[c].id && s->cols[k].n_path == 0)))
         break;
     if (k == s->n_cols) {
       memset(&s->cols[k], 0, sizeof s->cols[k]);
@@ -1170,6 +1230,95 @@ static int add_filter_cols(read_state *s, const cp_type *row, paimon_error *err)
   if (!rc) rc = cp_expr_remap_columns(s->filter, map, n_map, err);
   free(used);
   free(map);
+  return rc;
+}
+
+/* The part of ROW type `t` the columns `g` (all with paths longer than `depth`, sharing the path
+ * so far) read: the children on their paths only, in order, a path's last field whole. Each
+ * column's index at `depth` in the pruned type goes to newpath[c][depth]. */
+static int prune_type(const cp_type *t, out_col **g, int32_t **newpath, size_t ng, size_t depth,
+                      cp_type **out, paimon_error *err) {
+  for (size_t c = 0; c < ng; c++) {
+    if (g[c]->n_path != depth) continue;
+    /* one column reads all of `t`: kept whole, the others' paths below stay as they are */
+    for (size_t d = 0; d < ng; d++)
+      for (size_t l = depth; l < g[d]->n_path; l++) newpath[d][l] = g[d]->path[l];
+    return cp_type_copy(out, t, err);
+  }
+  cp_field *kept = calloc(t->n_fields + 1, sizeof *kept);
+  out_col **sub = calloc(ng, sizeof *sub);
+  int32_t **subpath = calloc(ng, sizeof *subpath);
+  int rc = kept && sub && subpath ? PAIMON_OK : CP_ENOMEM(err, "read");
+  size_t n_kept = 0;
+  for (size_t k = 0; !rc && k < t->n_fields; k++) {
+    size_t ns = 0;
+    for (size_t c = 0; c < ng; c++) {
+      if (g[c]->path[depth] != (int32_t)k) continue;
+      newpath[c][depth] = (int32_t)n_kept;
+      sub[ns] = g[c];
+      subpath[ns++] = newpath[c];
+    }
+    if (!ns) continue;
+    cp_type *child = NULL;
+    rc = prune_type(t->fields[k].type, sub, subpath, ns, depth + 1, &child, err);
+    if (!rc)
+      rc = cp_field_init(&kept[n_kept], t->fields[k].id, t->fields[k].name, child,
+                         t->fields[k].description, t->fields[k].default_value, err);
+    if (!rc) n_kept++;
+  }
+  if (!rc) {
+    rc = cp_type_new_row(out, kept, n_kept, t->nullable, err);
+    n_kept = 0;
+  }
+  for (size_t k = 0; kept && k < n_kept; k++) cp_field_clear(&kept[k]);
+  free(kept);
+  free(sub);
+  free(subpath);
+  return rc;
+}
+
+/* Columns read only through nested projections (r.x, r.y.w; no column reads all of r) request
+ * just those fields from the files: the top-level type pruned to their paths, the paths
+ * renumbered into it. */
+static int prune_nested(read_state *s, paimon_error *err) {
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < s->n_cols && !rc; i++) {
+    if (!s->cols[i].n_path || same_field_before(s, i) >= 0) continue;
+    size_t ng = 0;
+    bool whole = false;
+    for (size_t j = i; j < s->n_cols; j++)
+      if (s->cols[j].kind == COL_FIELD && s->cols[j].field.id == s->cols[i].field.id) {
+        whole |= s->cols[j].n_path == 0;
+        ng++;
+      }
+    if (whole) continue;
+    out_col **g = calloc(ng, sizeof *g);
+    int32_t **newpath = calloc(ng, sizeof *newpath);
+    rc = g && newpath ? PAIMON_OK : CP_ENOMEM(err, "read");
+    size_t k = 0;
+    for (size_t j = i; !rc && j < s->n_cols; j++) {
+      if (s->cols[j].kind != COL_FIELD || s->cols[j].field.id != s->cols[i].field.id) continue;
+      g[k] = &s->cols[j];
+      if (!(newpath[k++] = calloc(s->cols[j].n_path, sizeof **newpath)))
+        rc = CP_ENOMEM(err, "read");
+    }
+    cp_type *pruned = NULL;
+    if (!rc) rc = prune_type(s->cols[i].field.type, g, newpath, ng, 0, &pruned, err);
+    for (size_t c = 0; !rc && c < ng; c++) {
+      cp_type *copy = NULL;
+      rc = cp_type_copy(&copy, pruned, err);
+      if (rc) break;
+      cp_type_free(g[c]->field.type);
+      g[c]->field.type = copy;
+      free(g[c]->path);
+      g[c]->path = newpath[c];
+      newpath[c] = NULL;
+    }
+    cp_type_free(pruned);
+    for (size_t c = 0; newpath && c < ng; c++) free(newpath[c]);
+    free(newpath);
+    free(g);
+  }
   return rc;
 }
 
@@ -1192,6 +1341,7 @@ static int state_new(paimon_read_builder *rb, const paimon_plan *plan, const siz
   s->n_out = s->n_cols;
   if (!rc) rc = cp_rb_bind_filter(rb, table_schema, &s->filter, err);
   if (!rc && s->filter) rc = add_filter_cols(s, table_schema->row, err);
+  if (!rc) rc = prune_nested(s, err);
   if (!rc) rc = cp_rb_cols_schema(s->cols, s->n_cols, &s->schema, err);
   cp_blob_sources_init(&s->descriptor_sources, s->t);
   bool as_descriptor = s->blob_as_descriptor == 1;

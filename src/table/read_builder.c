@@ -119,6 +119,7 @@ int paimon_read_builder_set_filter(paimon_read_builder *rb, const paimon_predica
 
 static int resolve_one(paimon_read_builder *rb, const cp_table_schema *schema, const char *name,
                        struct out_col *c, paimon_error *err);
+static void clear_col(out_col *c);
 
 /* Resolves every projected name, so that unknown names fail where the caller made the mistake. */
 static int check_projection(paimon_read_builder *rb, paimon_error *err) {
@@ -129,7 +130,7 @@ static int check_projection(paimon_read_builder *rb, paimon_error *err) {
     out_col c;
     memset(&c, 0, sizeof c);
     int rc = resolve_one(rb, schema, rb->projection[i], &c, err);
-    if (c.kind == COL_FIELD) cp_field_clear(&c.field);
+    clear_col(&c);
     if (rc) return rc;
   }
   return PAIMON_OK;
@@ -367,10 +368,105 @@ int paimon_read_builder_set_slice(paimon_read_builder *rb, int64_t start, int64_
 
 /* ------------------------------------ output columns ------------------------------------ */
 
+static void clear_col(out_col *c) {
+  if (c->kind == COL_FIELD) cp_field_clear(&c->field);
+  if (c->has_out) cp_field_clear(&c->out);
+  free(c->path);
+  memset(c, 0, sizeof *c);
+}
+
 void cp_rb_free_cols(out_col *cols, size_t n) {
-  for (size_t i = 0; cols && i < n; i++)
-    if (cols[i].kind == COL_FIELD) cp_field_clear(&cols[i].field);
+  for (size_t i = 0; cols && i < n; i++) clear_col(&cols[i]);
   free(cols);
+}
+
+/* "r.x.y" naming a field nested in ROW column r (Java's nested projection steps through ROWs
+ * only); a top-level column with that exact name wins. ENOTFOUND-style EINVAL naming the path
+ * otherwise. */
+static int resolve_nested(paimon_read_builder *rb, const cp_table_schema *schema, const char *name,
+                          out_col *c, paimon_error *err) {
+  char *copy = strdup(name);
+  if (!copy) return CP_ENOMEM(err, "projection");
+  int rc = PAIMON_OK;
+  size_t cap = 1;
+  for (const char *q = name; *q; q++) cap += *q == '.';
+  c->path = calloc(cap, sizeof *c->path);
+  if (!c->path) rc = CP_ENOMEM(err, "projection");
+  char *save = NULL, *part = rc ? NULL : strtok_r(copy, ".", &save);
+  const cp_field *top = part ? cp_row_find_field(schema->row, part) : NULL;
+  const cp_field *cur = top;
+  while (!rc && cur && (part = strtok_r(NULL, ".", &save))) {
+    ptrdiff_t k = cur->type->kind == CP_TYPE_ROW ? cp_row_field_index(cur->type, part) : -1;
+    cur = k >= 0 ? &cur->type->fields[k] : NULL;
+    if (cur) c->path[c->n_path++] = (int32_t)k;
+  }
+  if (!rc && (!cur || !c->n_path))
+    rc = paimon_error_set(err, PAIMON_EINVAL, "Column %s is not in table %s.", name,
+                          rb->t->full_name);
+  bool copied = false;
+  if (!rc) rc = cp_field_copy(&c->field, top, err);
+  if (!rc) {
+    copied = true;
+    c->kind = COL_FIELD;
+    rc = cp_field_copy(&c->out, cur, err);
+    c->has_out = rc == 0;
+  }
+  free(copy);
+  if (rc) { /* the caller clears a COL_FIELD's field: leave it empty */
+    if (copied) cp_field_clear(&c->field);
+    memset(&c->field, 0, sizeof c->field);
+    free(c->path);
+    c->path = NULL;
+    c->n_path = 0;
+  }
+  return rc;
+}
+
+/* Java's NestedProjection.project names, used as soon as one column is nested: the path's names
+ * joined with "_" (r_x), a name already taken followed by "_$<n>" with one counter for all. */
+static int name_nested(out_col *cols, size_t n, paimon_error *err) {
+  bool nested = false;
+  for (size_t i = 0; i < n; i++) nested |= cols[i].n_path > 0;
+  if (!nested) return PAIMON_OK;
+  int dup = 0;
+  int rc = PAIMON_OK;
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (cols[i].kind != COL_FIELD) continue;
+    cp_buf b = CP_BUF_INIT;
+    rc = cp_buf_appendf(&b, err, "%s", cols[i].field.name);
+    const cp_type *t = cols[i].field.type;
+    for (size_t k = 0; !rc && k < cols[i].n_path; k++) {
+      rc = cp_buf_appendf(&b, err, "_%s", t->fields[cols[i].path[k]].name);
+      t = t->fields[cols[i].path[k]].type;
+    }
+    char *name = rc ? NULL : strndup(b.data ? (const char *)b.data : "", b.len);
+    cp_buf_free(&b);
+    if (!rc && !name) rc = CP_ENOMEM(err, "projection");
+    for (bool taken = true; !rc && taken;) {
+      taken = false;
+      for (size_t j = 0; j < i && !taken; j++) {
+        const cp_field *o = cols[j].has_out ? &cols[j].out : &cols[j].field;
+        taken = cols[j].kind == COL_FIELD && strcmp(o->name, name) == 0;
+      }
+      char *longer = NULL;
+      if (taken && asprintf(&longer, "%s_$%d", name, dup++) < 0) rc = CP_ENOMEM(err, "projection");
+      if (longer) {
+        free(name);
+        name = longer;
+      }
+    }
+    if (!rc && !cols[i].has_out) {
+      rc = cp_field_copy(&cols[i].out, &cols[i].field, err);
+      cols[i].has_out = rc == 0;
+    }
+    if (!rc) {
+      free(cols[i].out.name);
+      cols[i].out.name = name;
+      name = NULL;
+    }
+    free(name);
+  }
+  return rc;
 }
 
 static int resolve_one(paimon_read_builder *rb, const cp_table_schema *schema, const char *name,
@@ -385,6 +481,7 @@ static int resolve_one(paimon_read_builder *rb, const cp_table_schema *schema, c
     return PAIMON_OK;
   }
   const cp_field *f = cp_row_find_field(schema->row, name);
+  if (!f && strchr(name, '.')) return resolve_nested(rb, schema, name, c, err);
   if (!f && rb->schema_id >= 0)
     return paimon_error_set(err, PAIMON_EINVAL,
                             "Column %s is not in table %s at snapshot %" PRId64 ".", name,
@@ -412,6 +509,7 @@ int cp_rb_resolve_cols(paimon_read_builder *rb, const cp_table_schema *schema, o
     cols[k++].kind = COL_ROW_ID;
     cols[k++].kind = COL_SEQ;
   }
+  if (!rc) rc = name_nested(cols, k, err);
   if (rc) {
     cp_rb_free_cols(cols, k);
     return rc;
@@ -426,7 +524,8 @@ int cp_rb_cols_schema(const out_col *cols, size_t n, struct ArrowSchema *out, pa
   int rc = PAIMON_OK;
   for (size_t i = 0; i < n && !rc; i++) {
     if (cols[i].kind == COL_FIELD) {
-      rc = cp_field_to_arrow(&cols[i].field, out->children[i], err);
+      rc =
+          cp_field_to_arrow(cols[i].has_out ? &cols[i].out : &cols[i].field, out->children[i], err);
     } else {
       cp_field f;
       memset(&f, 0, sizeof f);

@@ -15,9 +15,21 @@
 
 enum { COL_FIELD, COL_ROW_ID, COL_SEQ };
 
+/* Levels a nested projection ("a.b.c...") may go down. */
+#define CP_MAX_PROJECTION_DEPTH 64
+
 typedef struct out_col {
   int kind;
-  cp_field field; /* COL_FIELD: a copy of the current field */
+  cp_field field; /* COL_FIELD: a copy of the current (top-level) field */
+  /* A nested projection ("r.x", Java's int[][] projection): the child index at each level below
+   * `field`'s ROW type down to the projected field, read as that field, NULL where a ROW above it
+   * is NULL. */
+  int32_t *path;
+  size_t n_path;
+  /* The output field when it is not `field`: a nested projection's (named as Java's Projection
+   * names it, "r_x"), or a top-level column renamed beside nested ones ("id_$0"). */
+  bool has_out;
+  cp_field out;
 } out_col;
 
 struct paimon_read_builder {
