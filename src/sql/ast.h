@@ -154,6 +154,9 @@ struct cp_sql_expr {
   bool tuple;
   /* FUNC: `args[0][args[1]]`, an ARRAY element (0-based) or a MAP value. */
   bool subscript;
+  /* FUNC: `args[0].field`, a ROW field of an expression that is not a column name (v[0].a,
+   * named_struct(...).x); NULL otherwise. */
+  const char *field;
   cp_sql_expr **args;
   size_t n_args;
 };

@@ -437,7 +437,7 @@ static int prefix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_e
   case CP_SQL_E_CASE: return put(out, e->has_operand ? "CASE " : "CASE WHEN ", err);
   case CP_SQL_E_FUNC:
     if (e->tuple) return put(out, "(", err);
-    if (e->subscript) return PAIMON_OK;
+    if (e->subscript || e->field) return PAIMON_OK;
     CP_RETURN_IF_ERROR(func_name_text(e, display, out, err));
     return put(out, e->distinct ? "(DISTINCT " : "(", err);
   default:
@@ -524,6 +524,10 @@ static int suffix_text(const cp_sql_expr *e, bool display, cp_buf *out, paimon_e
     CP_RETURN_IF_ERROR(cp_sql_print_query(e->query, out, err));
     return put(out, "))", err);
   case CP_SQL_E_FUNC:
+    if (e->field) {
+      CP_RETURN_IF_ERROR(put(out, ".", err));
+      return cp_sql_print_ident(e->field, out, err);
+    }
     if (e->subscript) {
       CP_RETURN_IF_ERROR(put(out, "[", err));
       CP_RETURN_IF_ERROR(expr_text(e->args[1], display, out, err));

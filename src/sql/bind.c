@@ -226,6 +226,8 @@ static bool node_equal(const cp_sql_expr *a, const cp_sql_expr *b) {
   if (a->query != b->query || a->window != b->window || a->tuple != b->tuple ||
       a->subscript != b->subscript)
     return false;
+  if ((a->field || b->field) && (!a->field || !b->field || strcasecmp(a->field, b->field) != 0))
+    return false;
   if ((a->filter || b->filter) && !cp_sql_expr_equal(a->filter, b->filter)) return false;
   return true;
 }

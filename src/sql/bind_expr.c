@@ -403,8 +403,77 @@ static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
   }
 }
 
+/* The type of a column path (col, st.x, t.st.x) in scope, else NULL. */
+static const cp_type *column_type(const cp_sql_scope *s, const cp_sql_name *name) {
+  paimon_error ignored;
+  for (size_t k = name->n; k >= 1; k--) {
+    cp_sql_name prefix = *name;
+    prefix.n = k;
+    size_t idx;
+    if (cp_sql_resolve(s, &prefix, &idx, &ignored) != 0) continue;
+    const cp_type *t = s->row->fields[idx].type;
+    for (size_t i = k; t && i < name->n; i++) {
+      ptrdiff_t f = t->kind == CP_TYPE_ROW ? cp_row_field_index_ci(t, name->parts[i]) : -1;
+      t = f >= 0 ? t->fields[f].type : NULL;
+    }
+    return t;
+  }
+  return NULL;
+}
+
+/* The type of what `.field` is taken from: a column path, or an element, map value or field of
+ * one (v[0], m['k'], v[0].a); NULL for anything else. */
+static const cp_type *access_base_type(const cp_sql_scope *s, const cp_sql_expr *e) {
+  if (e->kind == CP_SQL_E_COLUMN) return column_type(s, &e->name);
+  if (e->kind != CP_SQL_E_FUNC || (!e->subscript && !e->field)) return NULL;
+  const cp_type *t = access_base_type(s, e->args[0]);
+  if (!t) return NULL;
+  if (e->field) {
+    ptrdiff_t f = t->kind == CP_TYPE_ROW ? cp_row_field_index_ci(t, e->field) : -1;
+    return f >= 0 ? t->fields[f].type : NULL;
+  }
+  if (t->kind == CP_TYPE_ARRAY || t->kind == CP_TYPE_VECTOR) return t->element;
+  return t->kind == CP_TYPE_MAP ? t->value : NULL;
+}
+
+/* `base.field` on an expression: Spark's GetStructField. */
+static int field_of(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
+  const cp_type *t = access_base_type(s, e->args[0]);
+  ptrdiff_t f = t && t->kind == CP_TYPE_ROW ? cp_row_field_index_ci(t, e->field) : -1;
+  if (f < 0) {
+    char *text = NULL;
+    cp_sql_display_name(e->args[0], &text, NULL);
+    const char *base = text ? text : "?";
+    int rc;
+    if (!t)
+      rc = cp_sql_error_at(err, PAIMON_EUNSUPPORTED, e->pos,
+                           "not supported: .%s on %s (a field is taken from a column, an element, "
+                           "a map value or a field of one)",
+                           e->field, base);
+    else if (t->kind == CP_TYPE_ROW)
+      rc = cp_sql_error_at(err, PAIMON_EINVAL, e->pos,
+                           "[FIELD_NOT_FOUND] No such struct field `%s` in %s", e->field, base);
+    else
+      rc = cp_sql_error_at(err, PAIMON_EINVAL, e->pos,
+                           "[INVALID_EXTRACT_BASE_FIELD_TYPE] Can't extract a value from \"%s\". "
+                           "Need a complex type [STRUCT, ARRAY, MAP]",
+                           base);
+    free(text);
+    return rc;
+  }
+  cp_expr *args[2] = {NULL, NULL};
+  CP_RETURN_IF_ERROR(convert_args(s, e->args, 1, args, err));
+  int rc = cp_expr_int(&args[1], (int32_t)f, err);
+  if (rc) {
+    cp_expr_free(args[0]);
+    return rc;
+  }
+  return cp_expr_func(out, CP_FUNC_GET_FIELD, args, 2, err);
+}
+
 static int func_call(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
                      paimon_error *err) {
+  if (e->field) return field_of(s, e, out, err);
   if (e->tuple)
     return cp_sql_error_at(err, PAIMON_EUNSUPPORTED, e->pos,
                            "not supported: a row value (a, b, ...) other than on the left of IN");

@@ -366,11 +366,23 @@ static int primary(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
 
 /* ---- operators ------------------------------------------------------------------------------ */
 
-/* primary ('[' expr ']')*: Spark's a[i] and m[k]. */
+/* primary ('[' expr ']' | '.' field)*: Spark's a[i], m[k] and, after those or a parenthesized
+ * expression or function call, .field of a ROW value (a.b.c on names is a column path, bound by
+ * name resolution). */
 static int postfix(cp_sql_parser *p, cp_sql_expr **out, paimon_error *err) {
   CP_RETURN_IF_ERROR(primary(p, out, err));
-  while (cp_ps_is(p, CP_TOK_LBRACKET)) {
+  for (;;) {
     cp_sql_pos pos = cp_ps_pos(p);
+    if (cp_ps_is(p, CP_TOK_DOT) && (*out)->kind != CP_SQL_E_COLUMN) {
+      cp_ps_next(p);
+      cp_sql_expr *f = NULL;
+      CP_RETURN_IF_ERROR(new_expr(p, CP_SQL_E_FUNC, pos, 1, &f, err));
+      f->args[0] = *out;
+      CP_RETURN_IF_ERROR(cp_ps_ident(p, &f->field, NULL, err));
+      *out = f;
+      continue;
+    }
+    if (!cp_ps_is(p, CP_TOK_LBRACKET)) break;
     cp_ps_next(p);
     cp_sql_expr *s = NULL;
     CP_RETURN_IF_ERROR(new_expr(p, CP_SQL_E_FUNC, pos, 2, &s, err));

@@ -24,3 +24,14 @@ SELECT id, CAST(arr AS STRING), CAST(st AS STRING), CAST(m AS STRING), CAST(arra
 SELECT a.id, a.arr = array(1, 2, 3), a.arr <> array(1, 2, 3), a.st = b.st FROM nt a JOIN nt b ON a.id = b.id ORDER BY a.id;
 SELECT id FROM nt WHERE arr = array(1, 2, 3);
 SELECT m = m FROM nt;
+-- A field of an element, a map value or a field of one (Spark: v[0].a, named `v[0].a`); NULL
+-- where the element, value or row is missing or NULL.
+CREATE TABLE nv (id INT, v ARRAY<STRUCT<a: INT, b: STRUCT<c: STRING>>>, mv MAP<STRING, STRUCT<p: INT>>);
+INSERT INTO nv VALUES (1, array(named_struct('a', 1, 'b', named_struct('c', 'z')), NULL), map('k', named_struct('p', 5))),
+  (2, NULL, NULL), (3, array(named_struct('a', NULL, 'b', NULL)), map('k', NULL));
+-- Spark: (1, 1, z, NULL, NULL, 5, NULL), (2, NULL x6), (3, NULL, NULL, NULL, NULL, NULL, NULL).
+SELECT id, v[0].a, v[0].b.c, v[1].a, v[5].a, mv['k'].p, mv['nope'].p FROM nv ORDER BY id;
+SELECT id FROM nv WHERE v[0].a = 1;
+SELECT mv['k'].p + 1 AS q, count(*) FROM nv GROUP BY mv['k'].p ORDER BY q;
+SELECT v[0].nope FROM nv;
+SELECT v[0].a.b FROM nv;
