@@ -165,7 +165,7 @@ typedef struct agg_spec {
   bool distinct;
   cp_expr *arg;    /* bound argument (NULL for COUNT(*)) */
   cp_expr *filter; /* FILTER (WHERE ...), bound; NULL without */
-  /* count(DISTINCT a, b, ...): every argument, bound (arg is NULL then) */
+  /* count([DISTINCT] a, b, ...): every argument, bound (arg is NULL then) */
   cp_expr **tuple;
   size_t n_tuple;
   cp_type *result; /* owned */
@@ -252,8 +252,8 @@ static int make_spec(const cp_sql_scope *scope, const cp_sql_expr *call, agg_spe
   if (a->fn == AGG_COUNT_STAR) return cp_type_new(&a->result, CP_TYPE_BIGINT, false, err);
   if (call->star_arg)
     return cp_sql_error_at(err, PAIMON_EINVAL, call->pos, "'*' is only allowed in count(*)");
-  if (a->fn == AGG_COUNT && a->distinct && call->n_args > 1) {
-    /* count(DISTINCT a, b): distinct tuples of non-NULL values (Spark's Count over several). */
+  if (a->fn == AGG_COUNT && call->n_args > 1) {
+    /* count([DISTINCT] a, b): (distinct) tuples of non-NULL values (Spark's Count over several). */
     a->tuple = calloc(call->n_args, sizeof *a->tuple);
     if (!a->tuple) return CP_ENOMEM(err, "count");
     for (size_t i = 0; i < call->n_args; i++, a->n_tuple++)
@@ -379,8 +379,8 @@ static int append_result(const agg_spec *a, const acc *g, cp_builder *b, paimon_
   return cp_builder_append_decimal128(b, dec_to(v), err);
 }
 
-/* count(DISTINCT a, b, ...) per group: the distinct (group, a, b, ...) rows whose values are all
- * non-NULL (and pass the FILTER). Rows that do not count are moved to group -1. */
+/* count([DISTINCT] a, b, ...) per group: the (distinct) (group, a, b, ...) rows whose values are
+ * all non-NULL (and pass the FILTER). Rows that do not count are moved to group -1. */
 static int count_tuples(const cp_rel *in, const agg_spec *a, const int64_t *group_of,
                         int64_t n_groups, struct ArrowSchema *schema, struct ArrowArray *array,
                         paimon_error *err) {
@@ -409,11 +409,13 @@ static int count_tuples(const cp_rel *in, const agg_spec *a, const int64_t *grou
   for (int64_t r = 0; !rc && r < rows; r++) {
     bool counted = !pass || cp_bit_get(pass, r);
     for (size_t i = 0; counted && i < n; i++) counted = !cp_view_is_null(&views[i + 1], r);
+    if (counted && !a->distinct) counts[group_of[r]]++; /* count(a, b): every such row */
     rc = cp_builder_append_int64(b, counted ? group_of[r] : -1, err);
   }
   if (!rc) rc = cp_builder_finish(b, &ga, err);
   if (!rc) rc = cp_array_view_init(&views[0], &gs, &ga, err);
-  if (!rc) rc = assign_groups(views, (int64_t)n + 1, rows, &tuple_of, &first, &n_tuples, err);
+  if (!rc && a->distinct)
+    rc = assign_groups(views, (int64_t)n + 1, rows, &tuple_of, &first, &n_tuples, err);
   for (int64_t t = 0; !rc && t < n_tuples; t++) {
     int64_t g = cp_view_get_int64(&views[0], first[t]);
     if (g >= 0) counts[g]++;

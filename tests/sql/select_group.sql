@@ -27,3 +27,7 @@ SELECT sum(count(*)) FROM sales;
 SELECT sum(product) FROM sales;
 SELECT * FROM sales GROUP BY region;
 SELECT region FROM sales GROUP BY 5;
+-- count over several arguments counts the rows where none is NULL (Spark: 3 of 5 rows; per
+-- region as below), DISTINCT the distinct such tuples.
+SELECT count(region, qty), count(DISTINCT region, qty), count(product, NULL) FROM sales;
+SELECT region, count(product, qty) FROM sales GROUP BY region ORDER BY region;
