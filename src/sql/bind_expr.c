@@ -436,6 +436,42 @@ static const cp_type *access_base_type(const cp_sql_scope *s, const cp_sql_expr 
   return t->kind == CP_TYPE_MAP ? t->value : NULL;
 }
 
+static bool holds_map(const cp_type *t) {
+  if (!t) return false;
+  if (t->kind == CP_TYPE_MAP) return true;
+  for (size_t i = 0; i < t->n_fields; i++)
+    if (holds_map(t->fields[i].type)) return true;
+  return holds_map(t->element);
+}
+
+/* A comparison of MAP values (a column, element, value or field of one holding a MAP): Spark's
+ * BinaryComparison refuses the type ([DATATYPE_MISMATCH.INVALID_ORDERING_TYPE], reported for
+ * `a <> b` as for the `a = b` it rewrites it to). 1 when `e` is no such comparison. */
+static int refuse_map_compare(const cp_sql_scope *s, const cp_sql_expr *e, paimon_error *err) {
+  static const char *const ops[] = {"=", "=", "<", "<=", ">", ">=", "<=>"};
+  if (e->op < CP_SQL_OP_EQ || e->op > CP_SQL_OP_NSEQ) return 1;
+  const cp_type *t = access_base_type(s, e->args[0]);
+  if (!holds_map(t)) t = access_base_type(s, e->args[1]);
+  if (!holds_map(t)) return 1;
+  char *l = NULL, *r = NULL;
+  cp_buf type = CP_BUF_INIT;
+  int rc = cp_sql_display_name(e->args[0], &l, err);
+  if (!rc) rc = cp_sql_display_name(e->args[1], &r, err);
+  if (!rc) rc = cp_sql_spark_type(t, true, &type, err);
+  if (!rc) rc = cp_buf_nul_terminate(&type, err);
+  const char *op = ops[e->op - CP_SQL_OP_EQ];
+  if (!rc)
+    rc = cp_sql_error_at(err, PAIMON_EINVAL, e->pos,
+                         "[DATATYPE_MISMATCH.INVALID_ORDERING_TYPE] Cannot resolve \"(%s %s %s)\" "
+                         "due to data type mismatch: The `%s` does not support ordering on type "
+                         "\"%s\".",
+                         l, op, r, op, (const char *)type.data);
+  free(l);
+  free(r);
+  cp_buf_free(&type);
+  return rc;
+}
+
 /* `base.field` on an expression: Spark's GetStructField. */
 static int field_of(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, paimon_error *err) {
   const cp_type *t = access_base_type(s, e->args[0]);
@@ -805,7 +841,10 @@ int cp_sql_convert(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out, p
                            "'*' is only allowed in the SELECT list and in count(*)");
   case CP_SQL_E_LITERAL: return cp_sql_literal_expr(e, out, err);
   case CP_SQL_E_UNARY: return unary_op(s, e, out, err);
-  case CP_SQL_E_BINARY: return convert_chain(s, e, out, err);
+  case CP_SQL_E_BINARY: {
+    int rc = refuse_map_compare(s, e, err);
+    return rc == 1 ? convert_chain(s, e, out, err) : rc;
+  }
   case CP_SQL_E_IS_NULL:
     CP_RETURN_IF_ERROR(convert_args(s, e->args, 1, args, err));
     return cp_expr_is_null(out, args[0], e->negated, err);
