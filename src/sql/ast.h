@@ -200,6 +200,8 @@ struct cp_sql_from {
   /* JOIN ... USING (a, b): the column names (then `on` is NULL). */
   const char **using_cols;
   size_t n_using;
+  /* NATURAL JOIN: USING the columns both sides have (found when the join runs). */
+  bool natural;
 };
 
 typedef struct cp_sql_select_item {

@@ -601,7 +601,8 @@ static int print_from(const cp_sql_from *f, cp_buf *out, paimon_error *err) {
     break;
   case CP_SQL_FROM_JOIN:
     CP_RETURN_IF_ERROR(print_from(f->left, out, err));
-    CP_RETURN_IF_ERROR(cp_buf_appendf(out, err, " %s ", joins[f->join]));
+    CP_RETURN_IF_ERROR(
+        cp_buf_appendf(out, err, " %s%s ", f->natural ? "NATURAL " : "", joins[f->join]));
     CP_RETURN_IF_ERROR(print_from(f->right, out, err));
     if (f->on) {
       CP_RETURN_IF_ERROR(put(out, " ON ", err));

@@ -62,6 +62,7 @@ static int collect_from(cp_sql_exec *x, const cp_sql_from *f, paimon_error *err)
     CP_RETURN_IF_ERROR(collect_from(x, f->left, err));
     CP_RETURN_IF_ERROR(collect_from(x, f->right, err));
     for (size_t i = 0; i < f->n_using; i++) CP_RETURN_IF_ERROR(add_name(x, f->using_cols[i], err));
+    if (f->natural) x->all_columns = true; /* the common columns are not named */
     return collect_expr(x, f->on, err);
   }
   return PAIMON_OK;
@@ -265,11 +266,39 @@ static int using_output(const cp_sql_from *f, const cp_rel *l, const size_t *lco
   return rc;
 }
 
+/* NATURAL JOIN: the join USING every column name both sides have (visible, case-insensitive),
+ * in the left side's order, as Spark; a plain inner / outer join without a condition (a cross
+ * product) when they have none. `names` (malloc'ed) borrows the left side's names. */
+static int natural_using(const cp_sql_from *f, const cp_rel *l, const cp_rel *r, cp_sql_from *nat,
+                         const char ***names, paimon_error *err) {
+  *nat = *f;
+  *names = calloc(l->n_cols + 1, sizeof **names);
+  if (!*names) return CP_ENOMEM(err, "join");
+  nat->using_cols = *names;
+  nat->n_using = 0;
+  for (size_t i = 0; i < l->n_cols; i++) {
+    if (l->cols[i].qualified_only) continue;
+    bool both = false, again = false;
+    for (size_t j = 0; j < r->n_cols && !both; j++)
+      both = !r->cols[j].qualified_only && strcasecmp(r->cols[j].name, l->cols[i].name) == 0;
+    for (size_t k = 0; k < nat->n_using && !again; k++)
+      again = strcasecmp((*names)[k], l->cols[i].name) == 0;
+    if (both && !again) (*names)[nat->n_using++] = l->cols[i].name;
+  }
+  return PAIMON_OK;
+}
+
 static int join(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error *err) {
   cp_rel l, r;
   memset(&r, 0, sizeof r);
   CP_RETURN_IF_ERROR(cp_sql_run_from(x, f->left, &l, err));
   int rc = cp_sql_run_from(x, f->right, &r, err);
+  cp_sql_from nat;
+  const char **nat_names = NULL;
+  if (!rc && f->natural) {
+    rc = natural_using(f, &l, &r, &nat, &nat_names, err);
+    f = &nat;
+  }
   cp_rel_col *cols = NULL;
   cp_sql_scope scope;
   memset(&scope, 0, sizeof scope);
@@ -313,6 +342,7 @@ static int join(cp_sql_exec *x, const cp_sql_from *f, cp_rel *out, paimon_error 
   free(cols); /* the column structs were borrowed from l and r */
   free(lcol);
   free(rcol);
+  free(nat_names);
   cp_rel_free(&l);
   cp_rel_free(&r);
   return rc;

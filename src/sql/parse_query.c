@@ -33,8 +33,10 @@ int cp_ps_opt_alias(cp_sql_parser *p, const char **out, paimon_error *err) {
   *out = NULL;
   if (cp_ps_accept_kw(p, "as")) return cp_ps_ident(p, out, NULL, err);
   const cp_sql_token *t = cp_ps_peek(p);
-  /* SEMI, ANTI and USING are strict non-reserved words in Spark: never an alias without AS. */
-  bool strict = cp_sql_tok_is(t, "semi") || cp_sql_tok_is(t, "anti") || cp_sql_tok_is(t, "using");
+  /* SEMI, ANTI, USING and NATURAL are strict non-reserved words in Spark: never an alias
+   * without AS. */
+  bool strict = cp_sql_tok_is(t, "semi") || cp_sql_tok_is(t, "anti") ||
+                cp_sql_tok_is(t, "using") || cp_sql_tok_is(t, "natural");
   if (t->kind == CP_TOK_QIDENT || (t->kind == CP_TOK_IDENT && !cp_ps_reserved(t) && !strict))
     return cp_ps_ident(p, out, NULL, err);
   return PAIMON_OK;
@@ -164,8 +166,6 @@ static int join_keyword(cp_sql_parser *p, cp_sql_join_kind *kind, paimon_error *
     *kind = kinds[i].kind;
     return 1;
   }
-  if (cp_ps_kw(p, "natural"))
-    return cp_ps_error_at(p, cp_ps_pos(p), err, "NATURAL joins are not supported");
   return 0;
 }
 
@@ -176,8 +176,13 @@ static int relation_joins(cp_sql_parser *p, cp_sql_from **out, paimon_error *err
   for (;;) {
     cp_sql_pos pos = cp_ps_pos(p);
     cp_sql_join_kind kind = CP_SQL_JOIN_INNER;
+    bool natural = cp_ps_accept_kw(p, "natural");
     int rc = join_keyword(p, &kind, err);
+    if (rc == 0 && natural) rc = cp_ps_error(p, "JOIN after NATURAL", err);
     if (rc <= 0) return rc;
+    if (natural && kind != CP_SQL_JOIN_INNER && kind != CP_SQL_JOIN_LEFT &&
+        kind != CP_SQL_JOIN_RIGHT && kind != CP_SQL_JOIN_FULL)
+      return cp_ps_error_at(p, pos, err, "NATURAL CROSS, SEMI and ANTI joins are not allowed");
     CP_RETURN_IF_ERROR(cp_ps_enter(p, err));
     cp_sql_from *j = cp_ps_alloc(p, sizeof *j, err);
     if (!j) return PAIMON_ENOMEM;
@@ -185,8 +190,11 @@ static int relation_joins(cp_sql_parser *p, cp_sql_from **out, paimon_error *err
     j->pos = pos;
     j->join = kind;
     j->left = *out;
+    j->natural = natural;
     CP_RETURN_IF_ERROR(cp_ps_table_primary(p, &j->right, err));
-    if (kind != CP_SQL_JOIN_CROSS && cp_ps_accept_kw(p, "using")) {
+    if (natural) {
+      /* no ON or USING: the common columns */
+    } else if (kind != CP_SQL_JOIN_CROSS && cp_ps_accept_kw(p, "using")) {
       CP_RETURN_IF_ERROR(cp_ps_expect(p, CP_TOK_LPAREN, err));
       cp_ps_vec v = {0};
       int urc = PAIMON_OK;

@@ -97,7 +97,7 @@ def test_dml_with_subqueries_changes_what_select_finds(tables, run_cli, tmp_path
     assert got and any(x == -1 for _, x in got)
 
 
-# ---- semi / anti joins and JOIN ... USING, the join forms of the same questions --------------
+# ---- semi / anti joins, JOIN ... USING and NATURAL JOIN, the join forms of the same questions ----
 
 JOINS = ["SELECT o.k, o.x FROM o LEFT SEMI JOIN i ON o.k = i.k",
          "SELECT o.k, o.x FROM o SEMI JOIN i ON o.k = i.k AND i.x > o.x",
@@ -109,7 +109,12 @@ JOINS = ["SELECT o.k, o.x FROM o LEFT SEMI JOIN i ON o.k = i.k",
          "SELECT x, o.k AS ok, i.k AS ik FROM o LEFT JOIN i USING (x)",
          "SELECT k, o.x AS ox, i.x AS ix FROM o RIGHT JOIN i USING (k)",
          "SELECT k, o.x AS ox, i.x AS ix, o.k AS ok, i.k AS ik FROM o FULL JOIN i USING (k)",
-         "SELECT k, count(*) FROM o JOIN i USING (k, x) GROUP BY k"]
+         "SELECT k, count(*) FROM o JOIN i USING (k, x) GROUP BY k",
+         # NATURAL: USING every column both have (here k and x)
+         "SELECT * FROM o NATURAL JOIN i",
+         "SELECT k, x FROM o NATURAL LEFT JOIN i",
+         "SELECT k, x, count(*) FROM o NATURAL FULL OUTER JOIN i GROUP BY k, x",
+         "SELECT o.k AS ok, i.k AS ik, x FROM o NATURAL RIGHT JOIN i"]
 
 
 def test_star_of_using_join_lists_the_joined_columns_once(tables, run_cli):

@@ -36,3 +36,16 @@ SELECT * FROM ja JOIN jb USING (id);
 -- Spark: the joined id is the first non-NULL of both sides; ja.id / jb.id stay reachable.
 SELECT id, s, w, ja.id AS a_id, jb.id AS b_id FROM ja FULL JOIN jb USING (id) ORDER BY w, s;
 SELECT * FROM ja JOIN jb USING (w);
+-- NATURAL joins: USING every column name both sides have, in the left side's order, matched
+-- case-insensitively (Spark: k, j here); a cross product when there is none.
+CREATE TABLE na (k INT, x STRING, j INT);
+CREATE TABLE nb (J INT, y STRING, k INT);
+INSERT INTO na VALUES (1, 'a1', 10), (2, 'a2', 20), (3, 'a3', NULL);
+INSERT INTO nb VALUES (10, 'b1', 1), (30, 'b3', 3), (NULL, 'bn', 3);
+-- Spark: (1, 10, a1, b1).
+SELECT * FROM na NATURAL JOIN nb ORDER BY k;
+-- Spark: (1, 10, a1, b1), (2, 20, a2, NULL), (3, NULL, NULL, bn), (3, NULL, a3, NULL), (3, 30, NULL, b3).
+SELECT * FROM na NATURAL FULL OUTER JOIN nb ORDER BY k, j, x;
+SELECT na.j, nb.j, k FROM na NATURAL RIGHT JOIN nb ORDER BY k, nb.j;
+SELECT count(*) FROM na NATURAL JOIN (SELECT 1 AS z) t;
+SELECT * FROM na NATURAL CROSS JOIN nb;
