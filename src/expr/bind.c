@@ -143,10 +143,10 @@ static int settle_kind(cp_expr *e, cp_type_kind kind, paimon_error *err) {
 
 /* Makes *slot produce type t: nothing when the representation already matches, a folded literal,
  * or a CAST node. */
-static int coerce(cp_expr **slot, const cp_type *t, paimon_error *err) {
+static int coerce_as(cp_expr **slot, const cp_type *t, bool explicit_cast, paimon_error *err) {
   cp_expr *e = *slot;
   if (cp_type_same_repr(e->type, t)) return PAIMON_OK;
-  if (!cp_cast_allowed(e->type, t)) {
+  if (!(explicit_cast ? cp_cast_explicit_allowed(e->type, t) : cp_cast_allowed(e->type, t))) {
     cp_buf name = CP_BUF_INIT;
     cp_type_append_name(t, &name);
     cp_buf_nul_terminate(&name, NULL);
@@ -174,6 +174,11 @@ static int coerce(cp_expr **slot, const cp_type *t, paimon_error *err) {
   c->depth = e->depth;
   *slot = c;
   return PAIMON_OK;
+}
+
+/* An implicit conversion (Spark's type coercion). */
+static int coerce(cp_expr **slot, const cp_type *t, paimon_error *err) {
+  return coerce_as(slot, t, false, err);
 }
 
 /* Operands of these types compare correctly on their values without a cast. */
@@ -800,7 +805,7 @@ static int finish_cast(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
     rc = bound_node(&text, CP_EXPR_FUNC, CP_FUNC_NESTED_TO_STRING, &child, 1, CP_TYPE_VARCHAR, err);
     if (rc == 0) child = text;
   }
-  if (rc == 0) rc = coerce(&child, u->type, err);
+  if (rc == 0) rc = coerce_as(&child, u->type, true, err);
   if (rc != 0) {
     cp_expr_free(child);
     return rc;

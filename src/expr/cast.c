@@ -44,6 +44,12 @@ bool cp_cast_allowed(const cp_type *from, const cp_type *to) {
   return is_bytes(from) && is_bytes(to);
 }
 
+bool cp_cast_explicit_allowed(const cp_type *from, const cp_type *to) {
+  if (cp_cast_allowed(from, to)) return true;
+  if (cp_type_is_integer(from) && cp_type_is_binary(to)) return true;
+  return from->kind == CP_TYPE_BOOLEAN && to->kind == CP_TYPE_TIMESTAMP_LTZ;
+}
+
 static int int_rank(cp_type_kind k) {
   return k == CP_TYPE_TINYINT ? 1 : k == CP_TYPE_SMALLINT ? 2 : k == CP_TYPE_INT ? 4 : 8;
 }
@@ -167,6 +173,9 @@ static void cast_to_timestamp(const cp_type *from, const cp_datum *in, const cp_
     out->v.ts.nanos_of_milli = 0;
   } else if (is_ts(from)) {
     *out = *in;
+  } else if (from->kind == CP_TYPE_BOOLEAN) { /* Spark: 1 microsecond for TRUE */
+    out->v.ts.millis = 0;
+    out->v.ts.nanos_of_milli = in->v.b ? 1000 : 0;
   } else if (cp_type_is_integer(from)) {
     if (__builtin_mul_overflow(in->v.i64, (int64_t)1000, &out->v.ts.millis)) return null_out(out);
     out->v.ts.nanos_of_milli = 0;
@@ -219,7 +228,7 @@ int cp_cast_datum(const cp_type *from, const cp_datum *in, const cp_type *to, cp
     null_out(out);
     return PAIMON_OK;
   }
-  if (!cp_cast_allowed(from, to)) {
+  if (!cp_cast_explicit_allowed(from, to)) {
     cp_buf a = CP_BUF_INIT, b = CP_BUF_INIT;
     cp_type_append_name(from, &a);
     cp_type_append_name(to, &b);
@@ -241,6 +250,16 @@ int cp_cast_datum(const cp_type *from, const cp_datum *in, const cp_type *to, cp
     return PAIMON_OK;
   }
   out->is_null = false;
+  if (cp_type_is_integer(from) && cp_type_is_binary(to)) {
+    /* Spark: the value's bytes, big-endian, as wide as its type */
+    size_t n = (size_t)int_rank(from->kind);
+    uint8_t *bytes = cp_arena_alloc(arena, n);
+    if (!bytes) return CP_ENOMEM(err, "cast");
+    for (size_t i = 0; i < n; i++) bytes[i] = (uint8_t)((uint64_t)in->v.i64 >> (8 * (n - 1 - i)));
+    out->v.bytes.data = bytes;
+    out->v.bytes.len = n;
+    return PAIMON_OK;
+  }
   switch (to->kind) {
   case CP_TYPE_BOOLEAN:
     if (from->kind == CP_TYPE_DECIMAL)

@@ -70,6 +70,9 @@ void cp_decimal_adjust(int *precision, int *scale);
 /* Whether CAST(from AS to) is allowed (atomic types; the pairs Spark's Cast.canCast accepts
  * that Paimon types can express). */
 bool cp_cast_allowed(const cp_type *from, const cp_type *to);
+/* What an explicit CAST also does beyond the conversions above (Spark's Cast.canCast): an integer
+ * to BINARY (its big-endian bytes) and BOOLEAN to TIMESTAMP_LTZ (0 or 1 microsecond). */
+bool cp_cast_explicit_allowed(const cp_type *from, const cp_type *to);
 
 /* True when the cast never breaks order: x <= y implies cast(x) <= cast(y) whenever both are
  * non-null (integer and decimal widening, numbers to DOUBLE/FLOAT, DATE to TIMESTAMP, timestamp

@@ -52,6 +52,16 @@ SELECT m FROM maps UNION SELECT m FROM maps;
 SELECT m FROM maps UNION ALL SELECT m FROM maps;
 -- CAST of a DATE to a number or BOOLEAN: Spark answers NULL.
 SELECT CAST(DATE '2024-01-01' AS INT), CAST(DATE '2024-01-01' AS DOUBLE), CAST(DATE '2024-01-01' AS BOOLEAN);
+-- CAST of an integer to BINARY: its big-endian bytes, as wide as its type (Spark: [00 00 00 01],
+-- [01 02], [FF FF FF FF], [00 00 00 00 00 00 00 01], [07]); BOOLEAN to TIMESTAMP: 0 or 1
+-- microsecond after the epoch; a fraction to BINARY stays refused, as in Spark.
+SELECT CAST(1 AS BINARY), CAST(CAST(258 AS SMALLINT) AS BINARY) AS s, CAST(-1 AS BINARY) AS m,
+  CAST(1L AS BINARY) AS l, CAST(CAST(7 AS TINYINT) AS BINARY) AS t;
+SELECT CAST(true AS TIMESTAMP) AS t, CAST(false AS TIMESTAMP) AS f, CAST(NULL AS BOOLEAN) IS NULL AS n;
+-- Spark: 1.0E-6, 0.0, 8.
+SELECT CAST(CAST(true AS TIMESTAMP) AS DOUBLE) AS d, CAST(CAST(false AS TIMESTAMP) AS DOUBLE) AS e,
+  length(CAST(1L AS BINARY)) AS n;
+SELECT CAST(1.5 AS BINARY);
 -- String literals: '' ends a literal and adjacent literals are joined (Spark: its, ab); \ escapes.
 SELECT 'it''s', 'a' 'b', 'it\'s', "it's", length('a\tb') AS n;
 CREATE TABLE strs (s STRING);
