@@ -653,6 +653,54 @@ static int finish_array(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_
   return PAIMON_OK;
 }
 
+/* NAMED_STRUCT: names from the string literals, fields of the values' types (a text literal a
+ * STRING, an untyped NULL a nullable STRING, as no type says otherwise). */
+static int finish_named_struct(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_error *err) {
+  size_t n = u->n_args / 2;
+  cp_field *fields = calloc(n + 1, sizeof *fields);
+  if (!fields) return CP_ENOMEM(err, "named_struct");
+  int rc = 0;
+  size_t made = 0;
+  for (size_t k = 0; rc == 0 && k < n; k++) {
+    cp_expr *name = args[2 * k], **value = &args[2 * k + 1];
+    if (name->kind != CP_EXPR_LITERAL || name->value.is_null ||
+        (!pending(name) && !cp_type_is_string(name->type))) {
+      rc = type_error(err, "named_struct field names must be string literals, not ", name, "", NULL,
+                      "");
+      break;
+    }
+    if (pending(*value) && (*value)->literal == CP_LIT_UNTYPED_NULL) {
+      cp_type *str = cp_type_make(CP_TYPE_VARCHAR);
+      rc = str ? settle_null(*value, str, err) : CP_ENOMEM(err, "named_struct");
+      cp_type_free(str);
+    } else if (pending(*value)) {
+      rc = settle_kind(*value, CP_TYPE_VARCHAR, err);
+    }
+    char *text =
+        rc ? NULL : strndup((const char *)name->value.v.bytes.data, name->value.v.bytes.len);
+    cp_type *t = NULL;
+    if (rc == 0 && !text) rc = CP_ENOMEM(err, "named_struct");
+    if (rc == 0) rc = cp_type_copy_nullable(&t, (*value)->type, true, err);
+    if (rc == 0) rc = cp_field_init(&fields[k], (int32_t)k, text, t, NULL, NULL, err);
+    if (rc == 0) made++;
+    free(text);
+  }
+  cp_type *row = NULL;
+  if (rc == 0) {
+    rc = cp_type_new_row(&row, fields, n, false, err);
+    made = 0;
+  }
+  for (size_t k = 0; k < made; k++) cp_field_clear(&fields[k]);
+  free(fields);
+  if (rc == 0) rc = bound_node(out, CP_EXPR_FUNC, u->op, args, u->n_args, (cp_type_kind)-1, err);
+  if (rc != 0) { /* args stay the caller's */
+    cp_type_free(row);
+    return rc;
+  }
+  (*out)->type = row;
+  return PAIMON_OK;
+}
+
 /* A DATE argument (date_add, datediff): a DATE, or a string or timestamp cast to one, as Spark's
  * implicit casts for these functions. */
 static int date_operand(cp_expr **slot, paimon_error *err) {
@@ -728,6 +776,7 @@ static int finish_func(const cp_expr *u, cp_expr **args, cp_expr **out, paimon_e
   switch ((cp_func)u->op) {
   case CP_FUNC_SIZE: return finish_size(u, args, out, err);
   case CP_FUNC_ARRAY: return finish_array(u, args, out, err);
+  case CP_FUNC_NAMED_STRUCT: return finish_named_struct(u, args, out, err);
   case CP_FUNC_ABS:
     CP_RETURN_IF_ERROR(numeric_operand(&args[0], "ABS", err));
     return same_type_node(u, args, out, err);

@@ -61,6 +61,32 @@ static int array_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, 
   return rc;
 }
 
+/* NAMED_STRUCT: each field from its value column (copied run-wise) or scalar; every row valid. */
+static int struct_kernel(cp_eval_ctx *ctx, const cp_expr *e, const cp_vec *args, cp_vec *out,
+                         paimon_error *err) {
+  cp_builder *b = NULL;
+  int rc = cp_result_builder(ctx, e, &b, err);
+  for (size_t k = 0; rc == 0 && k < e->type->n_fields; k++) {
+    cp_builder *child = cp_builder_child(b, (int64_t)k);
+    const cp_vec *v = &args[2 * k + 1];
+    const cp_type *ft = e->type->fields[k].type;
+    if (!v->scalar) {
+      rc = cp_builder_append_view(child, v->view, 0, ctx->n, err);
+    } else if (v->value.is_null || cp_type_is_nested(ft)) { /* a nested scalar is a NULL */
+      rc = cp_builder_append_nulls(child, ctx->n, err);
+    } else {
+      for (int64_t i = 0; rc == 0 && i < ctx->n; i++)
+        rc = cp_datum_append(ft, &v->value, child, err);
+    }
+  }
+  if (rc == 0) rc = cp_builder_end_elements(b, ctx->n, err);
+  struct ArrowArray array;
+  if (rc == 0) rc = cp_builder_finish(b, &array, err);
+  cp_builder_free(b);
+  if (rc == 0) rc = cp_vec_adopt(out, e->type, &array, err);
+  return rc;
+}
+
 /* GET_FIELD, SUBSCRIPT, ELEMENT_AT: per row, the child row to take (-1: NULL), then one take. */
 static int access_kernel(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *out,
                          paimon_error *err) {
@@ -186,6 +212,7 @@ int cp_kernel_nested(cp_eval_ctx *ctx, const cp_expr *e, cp_vec *args, cp_vec *o
   if (e->kind != CP_EXPR_FUNC) return CP_KERNEL_DECLINED;
   if (e->op == CP_FUNC_NESTED_TO_STRING) return to_string_kernel(ctx, e, &args[0], out, err);
   if (e->op == CP_FUNC_NESTED_EQUAL) return equal_kernel(ctx, e, args, out, err);
+  if (e->op == CP_FUNC_NAMED_STRUCT) return struct_kernel(ctx, e, args, out, err);
   if (e->op >= CP_FUNC_GET_FIELD) return access_kernel(ctx, e, args, out, err);
   if (e->op == CP_FUNC_SIZE) return size_kernel(ctx, e, &args[0], out, err);
   if (e->op == CP_FUNC_ARRAY) return array_kernel(ctx, e, args, out, err);

@@ -457,23 +457,24 @@ int cp_expr_if(cp_expr **out, cp_expr *cond, cp_expr *then_value, cp_expr *else_
 
 static const char *func_name(int f) {
   static const char *const NAMES[] = {
-      "CONCAT",      "UPPER",     "LOWER",     "LENGTH",     "SUBSTRING",
-      "TRIM",        "ABS",       "SIZE",      "ARRAY",      "DATE_ADD",
-      "DATE_DIFF",   "GET_FIELD", "SUBSCRIPT", "ELEMENT_AT", "NESTED_TO_STRING",
-      "NESTED_EQUAL"};
-  return f >= 0 && f <= CP_FUNC_NESTED_EQUAL ? NAMES[f] : "?";
+      "CONCAT",       "UPPER",       "LOWER",     "LENGTH",     "SUBSTRING",
+      "TRIM",         "ABS",         "SIZE",      "ARRAY",      "DATE_ADD",
+      "DATE_DIFF",    "GET_FIELD",   "SUBSCRIPT", "ELEMENT_AT", "NESTED_TO_STRING",
+      "NESTED_EQUAL", "NAMED_STRUCT"};
+  return f >= 0 && f <= CP_FUNC_NAMED_STRUCT ? NAMES[f] : "?";
 }
 
 int cp_expr_func(cp_expr **out, cp_func f, cp_expr **args, size_t n, paimon_error *err) {
   size_t lo = 1, hi = 1;
   if (f == CP_FUNC_CONCAT || f == CP_FUNC_ARRAY) hi = SIZE_MAX;
+  if (f == CP_FUNC_NAMED_STRUCT) lo = 2, hi = n % 2 ? 0 : SIZE_MAX; /* name, value pairs */
   if (f == CP_FUNC_CONCAT) lo = 0;
   if (f == CP_FUNC_SUBSTRING) lo = 2, hi = 3;
   if ((f >= CP_FUNC_DATE_ADD && f <= CP_FUNC_ELEMENT_AT) || f == CP_FUNC_NESTED_EQUAL) lo = hi = 2;
-  if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_NESTED_EQUAL || n < lo || n > hi) {
+  if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_NAMED_STRUCT || n < lo || n > hi) {
     free_all(args, n);
     *out = NULL;
-    if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_NESTED_EQUAL)
+    if ((int)f < CP_FUNC_CONCAT || f > CP_FUNC_NAMED_STRUCT)
       return paimon_error_set(err, PAIMON_EINVAL, "unknown function %d", (int)f);
     return paimon_error_set(err, PAIMON_EINVAL, "%s takes %zu%s arguments, not %zu", func_name(f),
                             lo,

@@ -147,7 +147,11 @@ typedef enum cp_func {
   /* NESTED_EQUAL(a, b): two ARRAY or ROW values of one type equal element by element (NULLs
    * inside equal to each other, as Spark's ordering-based equality); NULL when either is NULL.
    * What binding makes of `=` (and, negated, `<>`) between such values. */
-  CP_FUNC_NESTED_EQUAL
+  CP_FUNC_NESTED_EQUAL,
+  /* NAMED_STRUCT(name1, v1, name2, v2, ...): a ROW of the values, its fields named by the string
+   * literals (Spark's named_struct / CreateNamedStruct); NOT NULL, fields of the values' types.
+   * Column-at-a-time only, like ARRAY. */
+  CP_FUNC_NAMED_STRUCT
 } cp_func;
 
 /* How a literal gets its type. */

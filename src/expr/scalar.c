@@ -279,6 +279,7 @@ static int func(const cp_expr *e, const cp_datum *args, cp_arena *arena, cp_datu
   case CP_FUNC_ELEMENT_AT:
   case CP_FUNC_NESTED_TO_STRING:
   case CP_FUNC_NESTED_EQUAL:
+  case CP_FUNC_NAMED_STRUCT:
     /* Nested values have no datum: the vectorized kernel (eval_nested.c) computes these. */
     return paimon_error_set(err, PAIMON_EUNSUPPORTED, "%s has no per-value form",
                             e->op == CP_FUNC_SIZE ? "SIZE" : "ARRAY");

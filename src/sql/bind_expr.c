@@ -368,7 +368,8 @@ static const func_def funcs[] = {{"coalesce", F_COALESCE, 1, 1000},
                                  {"date_sub", FUNC_DATE_SUB, 2, 2},
                                  {"datediff", CP_FUNC_DATE_DIFF, 2, 2},
                                  {"date_diff", CP_FUNC_DATE_DIFF, 2, 2},
-                                 {"element_at", CP_FUNC_ELEMENT_AT, 2, 2}};
+                                 {"element_at", CP_FUNC_ELEMENT_AT, 2, 2},
+                                 {"named_struct", CP_FUNC_NAMED_STRUCT, 2, 1000}};
 
 static int make_func(const func_def *f, cp_expr **args, size_t n, cp_expr **out,
                      paimon_error *err) {
@@ -537,6 +538,11 @@ static int func_call(const cp_sql_scope *s, const cp_sql_expr *e, cp_expr **out,
                            e->star_arg   ? "'*'"
                            : e->distinct ? "DISTINCT"
                                          : "FILTER");
+  if (f->kind == CP_FUNC_NAMED_STRUCT && (e->n_args % 2 || !e->n_args))
+    return cp_sql_error_at(err, PAIMON_EINVAL, e->pos,
+                           "[WRONG_NUM_ARGS.WITHOUT_SUGGESTION] The `named_struct` requires 2n (n "
+                           "> 0) parameters but the actual number is %zu.",
+                           e->n_args);
   if (e->n_args < f->min_args || e->n_args > f->max_args) {
     if (f->min_args == f->max_args)
       return cp_sql_error_at(err, PAIMON_EINVAL, e->pos,

@@ -35,3 +35,17 @@ SELECT id FROM nv WHERE v[0].a = 1;
 SELECT mv['k'].p + 1 AS q, count(*) FROM nv GROUP BY mv['k'].p ORDER BY q;
 SELECT v[0].nope FROM nv;
 SELECT v[0].a.b FROM nv;
+-- named_struct builds a ROW from name / value pairs anywhere (Spark: {1, x}, {NULL, [1, 2]}), also
+-- of columns and nested values, and in UPDATE values; a wrong argument count or name is refused.
+SELECT named_struct('a', 1, 'b', 'x') AS s, named_struct('n', NULL, 'v', array(1, 2)) AS t;
+SELECT id, named_struct('k', id, 'v', v, 'p', mv['k'].p) AS w FROM nv ORDER BY id;
+SELECT named_struct('a', 1, 'b');
+SELECT named_struct(1, 2);
+CREATE TABLE ns (id INT, r STRUCT<x: INT, y: STRING>) TBLPROPERTIES ('row-tracking.enabled' = 'true');
+INSERT INTO ns VALUES (1, named_struct('x', 1, 'y', 'a')), (2, NULL);
+INSERT INTO ns SELECT 3, named_struct('x', 3, 'y', 'c');
+UPDATE ns SET r = named_struct('x', 5, 'y', r.y) WHERE id = 1;
+UPDATE ns SET r = named_struct('x', 9, 'y', 'n') WHERE r IS NULL;
+-- Spark: (1, {5, a}), (2, {9, n}), (3, {3, c}).
+SELECT * FROM ns ORDER BY id;
+UPDATE ns SET r = named_struct('x', 1);
