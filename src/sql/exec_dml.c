@@ -77,6 +77,206 @@ int cp_sql_row_id_column(const cp_rel *r, size_t *out, paimon_error *err) {
   return paimon_error_set(err, PAIMON_ENOTFOUND, "internal: no _ROW_ID column was read");
 }
 
+/* ---- nested assignment targets (SET r.x = v) ------------------------------------------------- */
+
+#define CP_SQL_MAX_SET_DEPTH 64
+
+/* One SET target split into its table column and the ROW field names below it. */
+typedef struct field_set {
+  size_t col;
+  const char **path; /* exact field names, col's first level down */
+  size_t n_path;
+  const cp_sql_assignment *a;
+} field_set;
+
+static cp_sql_expr *new_node(cp_arena *arena, cp_sql_expr_kind kind, cp_sql_pos pos,
+                             size_t n_args) {
+  cp_sql_expr *e = cp_arena_alloc(arena, sizeof *e);
+  if (!e) return NULL;
+  memset(e, 0, sizeof *e);
+  e->kind = kind;
+  e->pos = pos;
+  e->n_args = n_args;
+  if (n_args && !(e->args = cp_arena_alloc(arena, n_args * sizeof *e->args))) return NULL;
+  return e;
+}
+
+/* A column path node: qualifier.col.f1...fk (the value a field keeps when not assigned). */
+static cp_sql_expr *path_node(cp_arena *arena, const char *qualifier, const char *const *names,
+                              size_t n, cp_sql_pos pos) {
+  cp_sql_expr *e = new_node(arena, CP_SQL_E_COLUMN, pos, 0);
+  const char **parts = e ? cp_arena_alloc(arena, (n + 1) * sizeof *parts) : NULL;
+  if (!parts) return NULL;
+  parts[0] = qualifier;
+  for (size_t i = 0; i < n; i++) parts[i + 1] = names[i];
+  e->name.parts = parts;
+  e->name.n = n + 1;
+  e->name.pos = pos;
+  return e;
+}
+
+/* named_struct(...) for ROW type `row` at `depth` below the column (prefix: the column's name,
+ * then the field names down to `row`),
+ * each field the value assigned to it, a struct of its own assigned fields, or its current value
+ * (Spark's nested assignment alignment: a NULL row becomes a row of the other fields' NULLs). */
+static int build_struct(cp_arena *arena, const char *qualifier, const cp_type *row,
+                        const char **prefix, size_t depth, field_set *const *sets, size_t n_sets,
+                        cp_sql_expr **out, paimon_error *err) {
+  cp_sql_pos pos = sets[0]->a->target.pos;
+  cp_sql_expr *e = new_node(arena, CP_SQL_E_FUNC, pos, 2 * row->n_fields);
+  const char **fname = e ? cp_arena_alloc(arena, sizeof *fname) : NULL;
+  field_set **sub = calloc(n_sets, sizeof *sub);
+  if (!fname || !sub) {
+    free(sub);
+    return CP_ENOMEM(err, "UPDATE");
+  }
+  fname[0] = "named_struct";
+  e->name.parts = fname;
+  e->name.n = 1;
+  int rc = PAIMON_OK;
+  for (size_t k = 0; !rc && k < row->n_fields; k++) {
+    const cp_field *f = &row->fields[k];
+    cp_sql_expr *name = new_node(arena, CP_SQL_E_LITERAL, pos, 0);
+    if (!name) {
+      rc = CP_ENOMEM(err, "UPDATE");
+      break;
+    }
+    name->lit.kind = CP_SQL_LIT_STRING;
+    name->lit.text = f->name;
+    name->lit.len = strlen(f->name);
+    e->args[2 * k] = name;
+    size_t n_sub = 0;
+    const field_set *whole = NULL;
+    for (size_t i = 0; i < n_sets; i++) {
+      if (strcmp(sets[i]->path[depth], f->name) != 0) continue;
+      if (sets[i]->n_path == depth + 1) whole = sets[i];
+      sub[n_sub++] = sets[i];
+    }
+    prefix[depth + 1] = f->name;
+    if (whole && n_sub > 1)
+      rc = cp_sql_error_at(err, PAIMON_EINVAL, whole->a->target.pos,
+                           "The field %s of %s is assigned more than once (or with fields of it)",
+                           f->name, prefix[0]);
+    else if (whole)
+      e->args[2 * k + 1] = whole->a->value;
+    else if (n_sub)
+      rc = build_struct(arena, qualifier, f->type, prefix, depth + 1, sub, n_sub,
+                        &e->args[2 * k + 1], err);
+    else if (!(e->args[2 * k + 1] = path_node(arena, qualifier, prefix, depth + 2, pos)))
+      rc = CP_ENOMEM(err, "UPDATE");
+  }
+  free(sub);
+  *out = e;
+  return rc;
+}
+
+/* `target` as column + ROW field path (col.f, qualifier.col.f, ...), when it names a field nested
+ * in a ROW column; 1 when it does not (a plain column, or nothing: the caller's own check says
+ * so). */
+static int split_nested(const cp_sql_table *t, const char *qualifier, const cp_sql_name *target,
+                        cp_arena *arena, field_set *out, paimon_error *err) {
+  for (size_t skip = 0; skip <= 1 && skip + 2 <= target->n; skip++) {
+    if (skip && strcasecmp(target->parts[0], qualifier) != 0) continue;
+    ptrdiff_t c = cp_row_field_index_ci(t->row, target->parts[skip]);
+    if (c < 0 || t->row->fields[c].type->kind != CP_TYPE_ROW) continue;
+    size_t n = target->n - skip - 1;
+    const char **path = cp_arena_alloc(arena, n * sizeof *path);
+    if (!path) return CP_ENOMEM(err, "UPDATE");
+    const cp_type *ty = t->row->fields[c].type;
+    for (size_t i = 0; i < n; i++) {
+      ptrdiff_t f = ty && ty->kind == CP_TYPE_ROW
+                        ? cp_row_field_index_ci(ty, target->parts[skip + 1 + i])
+                        : -1;
+      if (f < 0)
+        return cp_sql_error_at(err, PAIMON_ENOTFOUND, target->pos,
+                               "[FIELD_NOT_FOUND] No such struct field `%s` in %s",
+                               target->parts[skip + 1 + i], t->row->fields[c].name);
+      path[i] = ty->fields[f].name;
+      ty = ty->fields[f].type;
+    }
+    out->col = (size_t)c;
+    out->path = path;
+    out->n_path = n;
+    return PAIMON_OK;
+  }
+  return 1;
+}
+
+int cp_sql_align_nested_sets(const cp_sql_table *t, const char *qualifier,
+                             const cp_sql_assignment *set, size_t n, cp_arena *arena,
+                             cp_sql_assignment **out, size_t *n_out, paimon_error *err) {
+  *out = (cp_sql_assignment *)set;
+  *n_out = n;
+  field_set *fs = calloc(n + 1, sizeof *fs);
+  bool *nested = calloc(n + 1, sizeof *nested);
+  int rc = fs && nested ? PAIMON_OK : CP_ENOMEM(err, "UPDATE");
+  size_t any = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    size_t col;
+    paimon_error ignored;
+    if (cp_sql_target_column(t, qualifier, &set[i].target, "UPDATE", &col, &ignored) == 0)
+      continue; /* a column itself */
+    int r = split_nested(t, qualifier, &set[i].target, arena, &fs[i], err);
+    if (r < 0) rc = r;
+    if (r == 0) {
+      fs[i].a = &set[i];
+      nested[i] = true;
+      any++;
+    }
+  }
+  cp_sql_assignment *res = !rc && any ? cp_arena_alloc(arena, (n + 1) * sizeof *res) : NULL;
+  if (!rc && any && !res) rc = CP_ENOMEM(err, "UPDATE");
+  size_t m = 0;
+  for (size_t i = 0; !rc && any && i < n; i++) {
+    if (!nested[i]) {
+      res[m++] = set[i];
+      continue;
+    }
+    bool first = true;
+    for (size_t j = 0; j < i && first; j++) first = !(nested[j] && fs[j].col == fs[i].col);
+    if (!first) continue; /* built with the first field of its column */
+    field_set **group = calloc(n, sizeof *group);
+    const cp_field *cf = &t->row->fields[fs[i].col];
+    const char **prefix = cp_arena_alloc(arena, (CP_SQL_MAX_SET_DEPTH + 2) * sizeof *prefix);
+    size_t ng = 0, depth = 0;
+    for (size_t j = i; group && j < n; j++)
+      if (nested[j] && fs[j].col == fs[i].col) {
+        group[ng++] = &fs[j];
+        if (fs[j].n_path > depth) depth = fs[j].n_path;
+      }
+    if (!group || !prefix)
+      rc = CP_ENOMEM(err, "UPDATE");
+    else if (depth > CP_SQL_MAX_SET_DEPTH)
+      rc = cp_sql_error_at(err, PAIMON_EINVAL, set[i].target.pos,
+                           "assignment target nested too deeply");
+    cp_sql_expr *value = NULL;
+    if (!rc) {
+      prefix[0] = cf->name;
+      rc = build_struct(arena, qualifier, cf->type, prefix, 0, group, ng, &value, err);
+    }
+    free(group);
+    if (!rc) {
+      const char **colname = cp_arena_alloc(arena, sizeof *colname);
+      if (!colname) {
+        rc = CP_ENOMEM(err, "UPDATE");
+        break;
+      }
+      colname[0] = cf->name;
+      res[m].target.parts = colname;
+      res[m].target.n = 1;
+      res[m].target.pos = set[i].target.pos;
+      res[m++].value = value;
+    }
+  }
+  if (!rc && any) {
+    *out = res;
+    *n_out = m;
+  }
+  free(fs);
+  free(nested);
+  return rc;
+}
+
 /* ---- UPDATE --------------------------------------------------------------------------------- */
 
 /* Binds the SET values and checks that each may be stored in its column. */
@@ -125,10 +325,19 @@ int cp_sql_update_batch(const cp_sql_table *t, const cp_rel *rows, size_t row_id
 }
 
 int cp_sql_exec_update(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error *err) {
-  const cp_sql_update *u = &stmt->update;
+  cp_sql_update aligned = stmt->update;
+  const cp_sql_update *u = &aligned;
   cp_sql_table t;
   CP_RETURN_IF_ERROR(cp_sql_table_open(s, &u->table, &t, err));
   const char *qualifier = u->alias ? u->alias : t.name;
+  cp_arena arena = CP_ARENA_INIT;
+  int arc = cp_sql_align_nested_sets(&t, qualifier, stmt->update.set, stmt->update.n_set, &arena,
+                                     &aligned.set, &aligned.n_set, err);
+  if (arc) {
+    cp_arena_free(&arena);
+    cp_sql_table_close(&t);
+    return arc;
+  }
   cp_rel all, rows, batch;
   memset(&all, 0, sizeof all);
   memset(&rows, 0, sizeof rows);
@@ -166,6 +375,7 @@ int cp_sql_exec_update(cp_sql_session *s, const cp_sql_stmt *stmt, paimon_error 
   cp_rel_free(&rows);
   cp_rel_free(&all);
   cp_sql_table_close(&t);
+  cp_arena_free(&arena);
   return rc;
 }
 

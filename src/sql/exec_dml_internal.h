@@ -10,6 +10,14 @@
 /* EUNSUPPORTED unless the table tracks rows (row-level changes address rows by _ROW_ID). */
 int cp_sql_need_row_tracking(const cp_sql_table *t, const char *verb, cp_sql_pos pos,
                              paimon_error *err);
+/* SET lists with targets nested in ROW columns (r.x = v, qualifier.r.y.z = w; Spark's nested
+ * assignments) rewritten as assignments of whole columns: r = named_struct('x', v, 'y', r.y, ...),
+ * every field not assigned keeping its value. *out is `set` itself when nothing is nested, else
+ * allocated in `arena` (with the new expression nodes). */
+int cp_sql_align_nested_sets(const cp_sql_table *t, const char *qualifier,
+                             const cp_sql_assignment *set, size_t n, cp_arena *arena,
+                             cp_sql_assignment **out, size_t *n_out, paimon_error *err);
+
 /* The table column an assignment target names ("c" or "<qualifier>.c"), refusing the row-tracking
  * columns and, on data-evolution tables, partition columns. */
 int cp_sql_target_column(const cp_sql_table *t, const char *qualifier, const cp_sql_name *target,

@@ -55,6 +55,7 @@ typedef struct merge_ctx {
   size_t n_updates, n_inserts;
   int64_t *deletes;
   size_t n_deletes;
+  cp_arena arena; /* UPDATE SET lists with nested targets, aligned (cp_sql_align_nested_sets) */
 } merge_ctx;
 
 static bool is_update(const cp_sql_merge_clause *c) {
@@ -128,15 +129,18 @@ static int bind_update(merge_ctx *mc, bound_clause *bc, paimon_error *err) {
     }
     return PAIMON_OK;
   }
-  for (size_t k = 0; k < c->n_set; k++) {
+  cp_sql_assignment *set = NULL;
+  size_t n_set = 0;
+  CP_RETURN_IF_ERROR(
+      cp_sql_align_nested_sets(&mc->t, tq, c->set, c->n_set, &mc->arena, &set, &n_set, err));
+  for (size_t k = 0; k < n_set; k++) {
     size_t col;
-    CP_RETURN_IF_ERROR(
-        cp_sql_target_column(&mc->t, tq, &c->set[k].target, "MERGE INTO", &col, err));
+    CP_RETURN_IF_ERROR(cp_sql_target_column(&mc->t, tq, &set[k].target, "MERGE INTO", &col, err));
     if (bc->values[col])
-      return cp_sql_error_at(err, PAIMON_EINVAL, c->set[k].target.pos,
+      return cp_sql_error_at(err, PAIMON_EINVAL, set[k].target.pos,
                              "The column %s appears more than once as an assignment target",
                              mc->t.row->fields[col].name);
-    CP_RETURN_IF_ERROR(bind_value(mc, bc->scope, c->set[k].value, col, &bc->values[col], err));
+    CP_RETURN_IF_ERROR(bind_value(mc, bc->scope, set[k].value, col, &bc->values[col], err));
   }
   return PAIMON_OK;
 }
@@ -417,6 +421,7 @@ static void ctx_free(merge_ctx *mc) {
   cp_rel_free(&mc->tgt);
   cp_rel_free(&mc->src);
   cp_sql_table_close(&mc->t);
+  cp_arena_free(&mc->arena);
 }
 
 /* Reads both sides and sets up the three scopes. */

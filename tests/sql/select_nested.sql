@@ -49,3 +49,22 @@ UPDATE ns SET r = named_struct('x', 9, 'y', 'n') WHERE r IS NULL;
 -- Spark: (1, {5, a}), (2, {9, n}), (3, {3, c}).
 SELECT * FROM ns ORDER BY id;
 UPDATE ns SET r = named_struct('x', 1);
+-- Assigning fields nested in a ROW column (Spark's nested assignments): the other fields keep
+-- their values, a NULL row becomes a row with NULL elsewhere; in MERGE too.
+CREATE TABLE na2 (id INT, r STRUCT<x: INT, y: STRING, z: STRUCT<u: INT, w: STRING>>)
+  TBLPROPERTIES ('row-tracking.enabled' = 'true', 'data-evolution.enabled' = 'true');
+INSERT INTO na2 VALUES (1, named_struct('x', 1, 'y', 'a', 'z', named_struct('u', 10, 'w', 'p'))), (2, NULL);
+UPDATE na2 SET r.x = 7 WHERE id = 1;
+UPDATE na2 SET na2.r.z.w = 'q', R.Y = 'b';
+-- Spark: (1, {7, b, {10, q}}), (2, {NULL, b, {NULL, q}}).
+SELECT * FROM na2 ORDER BY id;
+CREATE TABLE na2src (id INT, v INT);
+INSERT INTO na2src VALUES (1, 100), (2, 200);
+MERGE INTO na2 t USING na2src s ON t.id = s.id
+  WHEN MATCHED AND s.id = 1 THEN UPDATE SET t.r.z.u = s.v, r.x = s.v + 1
+  WHEN MATCHED THEN UPDATE SET r.y = 'm';
+-- Spark: (1, {101, b, {100, q}}), (2, {NULL, m, {NULL, q}}).
+SELECT * FROM na2 ORDER BY id;
+UPDATE na2 SET r.nope = 1;
+UPDATE na2 SET r.x = 1, r.x = 2;
+UPDATE na2 SET r.x = 1, r = NULL;
