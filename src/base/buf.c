@@ -119,7 +119,7 @@ void *cp_arena_calloc(cp_arena *a, size_t n) {
 char *cp_arena_strndup(cp_arena *a, const char *s, size_t n) {
   char *p = cp_arena_alloc(a, n + 1);
   if (!p) return NULL;
-  memcpy(p, s, n);
+  if (n) memcpy(p, s, n); /* an empty string may come as NULL (an empty token's text) */
   p[n] = '\0';
   return p;
 }

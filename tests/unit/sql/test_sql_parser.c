@@ -106,6 +106,9 @@ static void test_literals_and_forms(void) {
   check_canon("SELECT 'a\\\\b', '\\%'", "SELECT 'a\\\\b', '\\\\%'");
   /* A NUL before digits prints as three octal digits, which the lexer reads back alone. */
   check_canon("SELECT 'a\\0' '12', '\\u0000'", "SELECT 'a\\00012', '\\000'");
+  /* Empty literals, double-quoted ones and runs of them (an empty token has no text; the fuzzer
+   * found copying it undefined). */
+  check_canon("SELECT \"\", '', \"\" \"\" \"\", '' 'a' ''", "SELECT '', '', '', 'a'");
 }
 
 static void test_dml(void) {
